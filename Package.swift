@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// pressdb — records button-press touch sessions, replays them through a model of UIKit's press
+// handling and Core Animation's springs, and reports cancellations and perceived latency.
+import PackageDescription
+
+let package = Package(
+    name: "pressdb",
+    products: [
+        .executable(name: "pressdb", targets: ["pressdb"]),
+    ],
+    targets: [
+        // The system's libsqlite3 (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Build-time tool and plugin that embed migrations/*.sql and reports/*.sql into the binary.
+        .executableTarget(name: "EmbedSQLTool"),
+        .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
+
+        // The pure model: touches, springs, curves, timeline, gesture rules, classification, latency.
+        .target(name: "PressCore"),
+        // Log formats: NDJSON, CSV, getevent, evemu, layouts → records.
+        .target(name: "PressFormats", dependencies: ["PressCore"]),
+        // Statistics: intervals, tests, distributions.
+        .target(name: "PressStats"),
+        // SVG charts for HTML reports.
+        .target(name: "PressCharts"),
+        // SQLite: connection, statements, migrations, ingest writer, queries.
+        .target(
+            name: "PressStore",
+            dependencies: ["CSQLite", "PressCore", "PressFormats", "PressStats"],
+            plugins: ["EmbedSQL"]
+        ),
+        // The command-line tool.
+        .executableTarget(
+            name: "pressdb",
+            dependencies: ["PressCore", "PressFormats", "PressStats", "PressCharts", "PressStore"]
+        ),
+
+        // Benchmarks (not tests): `swift run -c release pressdb-bench [NAME]`.
+        .executableTarget(
+            name: "pressdb-bench", dependencies: ["PressCore", "PressFormats", "PressStats", "PressStore"],
+            path: "Sources/PressBench"
+        ),
+
+        .testTarget(name: "PressCoreTests", dependencies: ["PressCore"]),
+        .testTarget(name: "PressFormatsTests", dependencies: ["PressFormats", "PressCore"]),
+        .testTarget(name: "PressStatsTests", dependencies: ["PressStats"]),
+        .testTarget(name: "PressChartsTests", dependencies: ["PressCharts"]),
+        .testTarget(name: "PressStoreTests", dependencies: ["PressStore", "PressCore", "PressFormats"]),
+        .testTarget(name: "pressdbTests", dependencies: ["pressdb"]),
+    ]
+)

@@ -1,0 +1,55 @@
+// The benchmark harness: time a closure over rounds, report the median per operation.
+import Foundation
+
+/// A named micro-benchmark: `body(n)` performs `n` operations and returns a value that is
+/// consumed so the optimiser cannot remove the work.
+struct Benchmark {
+    var name: String
+    var what: String
+    var body: (Int) -> Double
+}
+
+/// Every benchmark; each file in Sources/PressBench adds its own to this list.
+var allBenchmarks: [Benchmark] {
+    []
+}
+
+private func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Times `b` with enough operations per round to last about 50 ms, over 9 rounds; returns the
+/// median seconds per operation.
+func measure(_ b: Benchmark) -> Double {
+    var n = 1
+    var sink = 0.0
+    while true {
+        let t0 = now(); sink += b.body(n); let dt = now() - t0
+        if dt > 0.05 || n > 1 << 30 { break }
+        n *= 2
+    }
+    var times: [Double] = []
+    for _ in 0..<9 {
+        let t0 = now(); sink += b.body(n); times.append((now() - t0) / Double(n))
+    }
+    if sink.isNaN { print("") }  // consume the results
+    return times.sorted()[times.count / 2]
+}
+
+func runBenchmarks(_ names: [String]) -> Int32 {
+    let chosen = names.isEmpty ? allBenchmarks : allBenchmarks.filter { names.contains($0.name) }
+    if chosen.isEmpty {
+        FileHandle.standardError.write(Data("pressdb-bench: no benchmark named \(names.joined(separator: ", ")); have: \(allBenchmarks.map(\.name).joined(separator: ", "))\n".utf8))
+        return 2
+    }
+    print("| benchmark | what | time per operation |")
+    print("|---|---|---:|")
+    for b in chosen {
+        let s = measure(b)
+        let text = s < 1e-6 ? String(format: "%.1f ns", s * 1e9) : s < 1e-3 ? String(format: "%.2f µs", s * 1e6) : String(format: "%.3f ms", s * 1e3)
+        print("| \(b.name) | \(b.what) | \(text) |")
+    }
+    return 0
+}

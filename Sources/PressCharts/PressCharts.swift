@@ -1,0 +1,1 @@
+// SVG charts for pressdb's HTML reports.

@@ -1,0 +1,1 @@
+// Log formats → records. Each parser turns bytes into TouchRecord values or rejects with a reason.

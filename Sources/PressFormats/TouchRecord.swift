@@ -1,0 +1,65 @@
+// Records: what a log line becomes before sessions are assembled.
+import PressCore
+
+/// Where a record came from: the input's name (a file path, or `-` for standard input) and its
+/// 1-based line number.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public init(file: String, line: Int) { self.file = file; self.line = line }
+    /// `file:line`, the form error messages use.
+    public var description: String { "\(file):\(line)" }
+}
+
+/// Attributes that apply to a whole session, usually given on its `began` record. Every field is
+/// optional; `extra` keeps unknown fields as JSON text (`{"k":v,…}` with sorted keys) so nothing
+/// is dropped.
+public struct SessionAttributes: Hashable, Sendable {
+    public var config: String?
+    public var variant: String?
+    public var control: String?
+    /// The control's frame in points, in the same space as the samples.
+    public var frame: Rect?
+    public var container: Container?
+    public var scrollAxis: ScrollAxis?
+    public var user: String?
+    public var device: String?
+    public var appVersion: String?
+    public var screen: String?
+    /// Unknown fields as one JSON object text, or nil when there are none.
+    public var extra: String?
+    public init(config: String? = nil, variant: String? = nil, control: String? = nil, frame: Rect? = nil,
+                container: Container? = nil, scrollAxis: ScrollAxis? = nil, user: String? = nil,
+                device: String? = nil, appVersion: String? = nil, screen: String? = nil, extra: String? = nil) {
+        self.config = config; self.variant = variant; self.control = control; self.frame = frame
+        self.container = container; self.scrollAxis = scrollAxis; self.user = user; self.device = device
+        self.appVersion = appVersion; self.screen = screen; self.extra = extra
+    }
+    /// True when no field is set.
+    public var isEmpty: Bool { self == SessionAttributes() }
+}
+
+/// One touch sample of one session, with any session attributes given on the same line.
+public struct TouchRecord: Hashable, Sendable {
+    public var session: String
+    public var sample: TouchSample
+    public var attributes: SessionAttributes
+    public var source: SourceLocation
+    public init(session: String, sample: TouchSample, attributes: SessionAttributes = SessionAttributes(),
+                source: SourceLocation) {
+        self.session = session; self.sample = sample; self.attributes = attributes; self.source = source
+    }
+}
+
+/// A line that could not be read: where, why (one sentence saying what is wrong), and the raw
+/// text exactly as read, so it can be stored and nothing is lost.
+public struct Reject: Hashable, Sendable, Error, CustomStringConvertible {
+    public var source: SourceLocation
+    public var reason: String
+    public var raw: String
+    public init(source: SourceLocation, reason: String, raw: String) {
+        self.source = source; self.reason = reason; self.raw = raw
+    }
+    /// `file:line: reason`
+    public var description: String { "\(source): \(reason)" }
+}

@@ -1,0 +1,6 @@
+// Every subcommand, in the order `pressdb --help` lists them.
+
+var commands: [PressCommand.Type] {
+    [
+    ]
+}

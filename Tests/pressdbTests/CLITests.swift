@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import pressdb
+
+@Suite struct ArgumentParserTests {
+    let spec = CommandSpec(
+        name: "demo", abstract: "A test command.",
+        positionals: [PositionalSpec(name: "FILE", help: "Input.", optional: true, variadic: true)],
+        options: [
+            .option("db", "PATH", help: "Database."),
+            .option("metric", "NAME", help: "Metric.", repeatable: true),
+            .flag("quiet", short: "q", help: "Quiet."),
+        ])
+
+    @Test func parsesOptionsFlagsAndPositionals() throws {
+        let p = try spec.parse(["a.ndjson", "--db=x.sqlite", "-q", "-", "--metric", "a,b", "--metric", "c"])
+        #expect(p.positionals == ["a.ndjson", "-"])
+        #expect(p.string("db") == "x.sqlite")
+        #expect(p.flag("quiet"))
+        #expect(p.strings("metric") == ["a", "b", "c"])
+    }
+
+    @Test func rejectsUnknownOptionWithUsageStatus() {
+        #expect(throws: CLIError.self) { try spec.parse(["--bogus"]) }
+        do { _ = try spec.parse(["--dbx", "1"]) } catch let e as CLIError {
+            #expect(e.status == ExitCode.usage)
+            #expect(e.message.contains("--dbx"))
+        } catch { Issue.record("unexpected error \(error)") }
+    }
+
+    @Test func rejectsMissingValueAndBadNumber() throws {
+        #expect(throws: CLIError.self) { try spec.parse(["--db"]) }
+        let p = try spec.parse(["--db", "abc"])
+        #expect(throws: CLIError.self) { try p.double("db") }
+    }
+
+    @Test func helpListsEveryOption() {
+        for name in ["--db PATH", "--metric NAME", "-q, --quiet", "--help"] {
+            #expect(spec.help.contains(name))
+        }
+    }
+}
+
+@Suite struct OutputTests {
+    let table = ResultTable(
+        columns: [Column("name"), Column("n", .integer), Column("rate", .percent)],
+        rows: [[.text("a,\"b\""), .int(3), .double(0.125)], [.text("c"), .int(12), .null]])
+
+    @Test func csvQuotesPerRFC4180AndKeepsFullPrecision() {
+        #expect(Render.csv(table) == "name,n,rate\n\"a,\"\"b\"\"\",3,0.125\nc,12,\n")
+    }
+
+    @Test func jsonUsesColumnNamesAndNull() {
+        #expect(Render.json(table) == "[\n  {\"name\":\"a,\\\"b\\\"\",\"n\":3,\"rate\":0.125},\n  {\"name\":\"c\",\"n\":12,\"rate\":null}\n]\n")
+    }
+
+    @Test func terminalTableRightAlignsNumbersAndShowsPercent() {
+        let lines = Render.text(table, color: false).split(separator: "\n")
+        #expect(lines[2].hasSuffix(" 3  12.5%"))
+        // widths: name 5 (`a,"b"`), n 2, rate 5 (`12.5%`); two spaces between columns
+        #expect(lines[3] == "c      12      –")
+    }
+}
+
+@Suite struct BinaryTests {
+    @Test func helpAndUnknownCommand() throws {
+        let help = try Binary.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: pressdb COMMAND"))
+        let bad = try Binary.run(["frobnicate"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("unknown command 'frobnicate'"))
+    }
+}
