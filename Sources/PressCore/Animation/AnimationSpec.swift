@@ -56,3 +56,28 @@ public enum AnimationSpec: Hashable, Sendable {
     /// A `CABasicAnimation` added by hand: not additive.
     case caBasic(duration: Double, curve: TimingCurve, options: LayerAnimationOptions)
 }
+
+/// A configuration's press feedback: the animation run when the button is pressed, the one run
+/// when it is released, and the scale the press animates to (0.95 shrinks by 5 %, 1.3 expands).
+/// The rest scale is 1.
+public struct PressAnimation: Hashable, Sendable {
+    public var press: AnimationSpec
+    public var release: AnimationSpec
+    /// The scale the press animation's target value is, e.g. 0.95.
+    public var pressedScale: Double
+    public init(press: AnimationSpec, release: AnimationSpec, pressedScale: Double) {
+        self.press = press; self.release = release; self.pressedScale = pressedScale
+    }
+}
+
+/// What the gesture model tells the animation: start the press animation, or the release one.
+public enum ScaleEvent: String, Hashable, Sendable {
+    case press, release
+}
+
+/// A press or release at a time in seconds (same clock as the touch samples).
+public struct TimedScaleEvent: Hashable, Sendable {
+    public var time: Double
+    public var event: ScaleEvent
+    public init(time: Double, event: ScaleEvent) { self.time = time; self.event = event }
+}
