@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "PressFormatsTests", dependencies: ["PressFormats", "PressCore"]),
         .testTarget(name: "PressStatsTests", dependencies: ["PressStats"]),
         .testTarget(name: "PressChartsTests", dependencies: ["PressCharts"]),
-        .testTarget(name: "PressStoreTests", dependencies: ["PressStore", "PressCore", "PressFormats"]),
+        .testTarget(name: "PressStoreTests", dependencies: ["PressStore", "PressCore", "PressFormats", "CSQLite"]),
         .testTarget(name: "pressdbTests", dependencies: ["pressdb"]),
     ]
 )

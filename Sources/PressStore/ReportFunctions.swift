@@ -1,0 +1,106 @@
+// SQL functions pressdb registers on every connection so report files stay plain SQL.
+//
+//   percentile(x, f)         aggregate: the f-quantile (0 ≤ f ≤ 1) of the non-null x in the group,
+//                            Hyndman & Fan type 7 (R's and NumPy's default: linear interpolation
+//                            between order statistics at h = (n − 1)·f). NULL for an empty group.
+//   wilson_low(k, n [, z])   lower end of the Wilson score interval for k successes in n trials
+//   wilson_high(k, n [, z])  upper end; z defaults to 1.959963984540054 (two-sided 95 %).
+//                            Wilson, E. B. (1927), "Probable inference, the law of succession,
+//                            and statistical inference", JASA 22:209–212. NULL when n = 0.
+import CSQLite
+import PressStats
+
+/// The z for a two-sided 95 % interval, Φ⁻¹(0.975).
+public let z95 = 1.959963984540054
+
+/// The Wilson score interval for `successes` out of `trials` at normal quantile `z`:
+/// centre (p + z²/2n)/(1 + z²/n), half-width z·√(p(1−p)/n + z²/4n²)/(1 + z²/n).
+/// Returns nil when `trials` is 0.
+public func wilsonInterval(successes: Double, trials: Double, z: Double = z95) -> (low: Double, high: Double)? {
+    guard trials > 0 else { return nil }
+    let p = successes / trials
+    let z2 = z * z
+    let denominator = 1 + z2 / trials
+    let centre = (p + z2 / (2 * trials)) / denominator
+    let half = z * (p * (1 - p) / trials + z2 / (4 * trials * trials)).squareRoot() / denominator
+    return (max(0, centre - half), min(1, centre + half))
+}
+
+/// The type-7 quantile of `values` (any order) at fraction `f` in [0, 1].
+public func percentileType7(_ values: [Double], _ f: Double) -> Double? {
+    guard !values.isEmpty, f >= 0, f <= 1 else { return nil }
+    let v = values.sorted()
+    let h = Double(v.count - 1) * f
+    let lo = Int(h.rounded(.down))
+    let hi = min(lo + 1, v.count - 1)
+    return v[lo] + (h - Double(lo)) * (v[hi] - v[lo])
+}
+
+private final class PercentileState {
+    var values: [Double] = []
+    var fraction: Double = .nan
+}
+
+/// Registers pressdb's report functions on a SQLite connection. Returns SQLite's result code
+/// (SQLITE_OK on success).
+@discardableResult
+public func registerReportFunctions(_ db: OpaquePointer) -> Int32 {
+    let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+    var rc = sqlite3_create_function_v2(db, "percentile", 2, flags, nil, nil, { ctx, argc, argv in
+        // xStep: collect the value; remember the fraction.
+        guard let ctx, let argv else { return }
+        let slot = sqlite3_aggregate_context(ctx, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size))!
+            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        if slot.pointee == nil {
+            slot.pointee = Unmanaged.passRetained(PercentileState()).toOpaque()
+        }
+        let state = Unmanaged<PercentileState>.fromOpaque(slot.pointee!).takeUnretainedValue()
+        if state.fraction.isNaN {
+            let f = sqlite3_value_double(argv[1])
+            guard sqlite3_value_type(argv[1]) != SQLITE_NULL, f >= 0, f <= 1 else {
+                sqlite3_result_error(ctx, "percentile(x, f): f must be a fraction between 0 and 1", -1)
+                return
+            }
+            state.fraction = f
+        }
+        if sqlite3_value_type(argv[0]) != SQLITE_NULL {
+            state.values.append(sqlite3_value_double(argv[0]))
+        }
+    }, { ctx in
+        // xFinal: compute, then release the state.
+        guard let ctx else { return }
+        guard let raw = sqlite3_aggregate_context(ctx, 0) else { sqlite3_result_null(ctx); return }
+        let slot = raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        guard let pointer = slot.pointee else { sqlite3_result_null(ctx); return }
+        let state = Unmanaged<PercentileState>.fromOpaque(pointer).takeRetainedValue()
+        slot.pointee = nil
+        if let q = percentileType7(state.values, state.fraction) { sqlite3_result_double(ctx, q) }
+        else { sqlite3_result_null(ctx) }
+    }, nil)
+    guard rc == SQLITE_OK else { return rc }
+    for (name, isHigh) in [("wilson_low", false), ("wilson_high", true)] {
+        for argc: Int32 in [2, 3] {
+            let userData = UnsafeMutableRawPointer(bitPattern: isHigh ? 2 : 1)
+            rc = sqlite3_create_function_v2(db, name, argc, flags, userData, { ctx, argc, argv in
+                guard let ctx, let argv else { return }
+                if sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL {
+                    sqlite3_result_null(ctx); return
+                }
+                let k = sqlite3_value_double(argv[0]), n = sqlite3_value_double(argv[1])
+                let z = argc == 3 ? sqlite3_value_double(argv[2]) : z95
+                guard k >= 0, n >= k, z > 0 else {
+                    sqlite3_result_error(ctx, "wilson_low/high(k, n[, z]): need 0 ≤ k ≤ n and z > 0", -1)
+                    return
+                }
+                let high = sqlite3_user_data(ctx) == UnsafeMutableRawPointer(bitPattern: 2)
+                if let ci = wilsonInterval(successes: k, trials: n, z: z) {
+                    sqlite3_result_double(ctx, high ? ci.high : ci.low)
+                } else {
+                    sqlite3_result_null(ctx)
+                }
+            }, nil, nil, nil)
+            guard rc == SQLITE_OK else { return rc }
+        }
+    }
+    return SQLITE_OK
+}

@@ -1,0 +1,37 @@
+-- Outcomes per group with Wilson 95 % intervals, false actions, unseen presses, feedback and action latency percentiles (ms), largest release jump (pt).
+--
+-- Reads `report_input` (one row per replayed session, filtered by the command line; `grp` is the
+-- --by column, `arm` the variant when grouping by config and it differs). Functions: percentile()
+-- and wilson_low()/wilson_high() are registered by pressdb (docs/reports.md).
+-- unseen_presses: presses the control received whose animation never moved the edge by one
+-- device pixel (a scroll-abort before delivery is not a press). share_over_100ms: among presses
+-- with feedback, the share seen later than 100 ms, where press feedback is judged to degrade
+-- (Kaaresoja et al., ACM TAP 2014).
+SELECT
+    grp,
+    arm AS variant,
+    count(*) AS sessions,
+    sum(outcome = 'tap') AS taps,
+    sum(outcome = 'cancel') AS cancels,
+    sum(outcome = 'scroll_abort') AS scroll_aborts,
+    avg(outcome = 'tap') AS tap_rate,
+    wilson_low(sum(outcome = 'tap'), count(*)) AS tap_rate_low,
+    wilson_high(sum(outcome = 'tap'), count(*)) AS tap_rate_high,
+    avg(outcome = 'cancel') AS cancel_rate,
+    wilson_low(sum(outcome = 'cancel'), count(*)) AS cancel_rate_low,
+    wilson_high(sum(outcome = 'cancel'), count(*)) AS cancel_rate_high,
+    avg(outcome = 'scroll_abort') AS scroll_abort_rate,
+    wilson_low(sum(outcome = 'scroll_abort'), count(*)) AS scroll_abort_rate_low,
+    wilson_high(sum(outcome = 'scroll_abort'), count(*)) AS scroll_abort_rate_high,
+    sum(action_fired AND outcome <> 'tap') AS false_actions,
+    sum(outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL) AS unseen_presses,
+    percentile(feedback_latency_ms, 0.50) AS feedback_p50_ms,
+    percentile(feedback_latency_ms, 0.90) AS feedback_p90_ms,
+    percentile(feedback_latency_ms, 0.99) AS feedback_p99_ms,
+    avg(feedback_latency_ms > 100) AS share_over_100ms,
+    percentile(action_latency_ms, 0.50) AS action_p50_ms,
+    percentile(action_latency_ms, 0.90) AS action_p90_ms,
+    max(release_jump_pt) AS release_jump_pt_max
+FROM report_input
+GROUP BY grp, arm
+ORDER BY grp, arm;
