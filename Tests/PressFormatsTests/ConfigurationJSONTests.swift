@@ -1,4 +1,5 @@
 // Configuration JSON: round trips, bases and overrides, field-naming errors, containers.
+import Foundation
 import Testing
 import PressCore
 @testable import PressFormats
@@ -141,5 +142,18 @@ import PressCore
         }
         #expect(try ConfigurationJSON.scrollAxis(from: "both") == .both)
         #expect(throws: ConfigurationJSONError.self) { try ConfigurationJSON.scrollAxis(from: "diagonal") }
+    }
+
+    // docs/configurations.md writes the presets out: those blocks must parse to the presets.
+    @Test func documentedPresetsParse() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/configurations.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count == 4)
+        let parsed = try blocks.map { try ConfigurationJSON.parse($0) }
+        #expect(Array(parsed.prefix(3)) == PressConfiguration.presets)
+        #expect(parsed[3].name == "soft-press" && parsed[3].animation.pressedScale == 0.97)
+        for preset in PressConfiguration.presets { #expect(text.contains("version `\(preset.version)`")) }
     }
 }
