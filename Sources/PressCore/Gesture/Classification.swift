@@ -1,0 +1,176 @@
+// One session → outcome, cancel reason, action and the press/release events for the animation.
+
+/// How a press ended, as the `results.outcome` column names it.
+public enum PressOutcome: String, Hashable, Sendable, CaseIterable {
+    case tap
+    case cancel
+    case scrollAbort = "scroll_abort"
+}
+
+/// Why a press was cancelled (`results.cancel_reason`); only for the `cancel` outcome.
+public enum CancelReason: String, Hashable, Sendable, CaseIterable {
+    /// The finger lifted outside the retention area (`touchUpOutside`).
+    case dragExit = "drag_exit"
+    /// The system cancelled the touch (a `cancelled` sample).
+    case system
+    /// The long press was cancelled by leaving its safe area, or failed by moving beyond
+    /// `allowableMovement`, outside a scroll view.
+    case safeArea = "safe_area"
+}
+
+/// The classification of one session under one configuration. Times are in seconds since the
+/// touch-down sample (add `touchDownTime` for the samples' clock); distances in points.
+///
+/// Outcomes, control model (`controlEvents`):
+///
+/// | how the touch ended | outcome | reason |
+/// |---|---|---|
+/// | `touchUpInside` | `tap` | – |
+/// | `touchUpOutside` | `cancel` | `drag_exit` |
+/// | `touchCancel` from a `cancelled` sample | `cancel` | `system` |
+/// | `touchCancel` from a cancelling container's scroll (`table`, `scroll-immediate`) | `scroll_abort` | – |
+/// | pan while the container held the touch back (no events at all) | `scroll_abort` | – |
+/// | `cancelled` sample while held back (no events at all) | `cancel` | `system` |
+///
+/// Long-press model (`longPressStates`):
+///
+/// | how the recognizer ended | outcome | reason |
+/// |---|---|---|
+/// | `.ended` from an `ended` sample | `tap` | – |
+/// | safe area left while pressed | `scroll_abort` in a scroll view, else `cancel` | `safe_area` outside a scroll view |
+/// | `.cancelled` from a `cancelled` sample | `cancel` | `system` |
+/// | `.failed`: moved beyond `allowableMovement` before the press began | `scroll_abort` in a scroll view, else `cancel` | `safe_area` outside a scroll view |
+/// | `.failed`: lifted or cancelled before `minimumPressDuration` | `cancel` | `system` |
+public struct PressClassification: Hashable, Sendable {
+    public var outcome: PressOutcome
+    /// Nil for taps and scroll-aborts.
+    public var cancelReason: CancelReason?
+    /// Whether the configuration's action ran. With `any_release` it also runs for a touch that
+    /// is not a tap — a false action.
+    public var actionFired: Bool
+    /// When the action ran, in seconds since touch-down; nil when it did not.
+    public var actionTime: Double?
+    /// Seconds from the touch event that triggered the action (the lift, or the cancel — a
+    /// table's scroll cancel included) to the action: 0 for `touchUpInside` without a delay,
+    /// the configured delay otherwise (reference §4); nil when no action ran.
+    public var actionLatency: Double?
+    /// The touch-down sample's time on the samples' clock, in seconds.
+    public var touchDownTime: Double
+    /// Seconds from touch-down to the terminal sample.
+    public var duration: Double
+    /// The largest Euclidean distance of any sample from the touch-down point, in points.
+    public var maxTravel: Double
+    /// The frame used: the session's, or Apple's 44 × 44 pt minimum hit target centred on the
+    /// touch-down point.
+    public var frame: Rect
+    /// When the control received the touch (`touchDown`) or the long press began; nil if never.
+    public var deliveryTime: Double?
+    /// The control events (control model); empty for a long press.
+    public var controlEvents: [TimedControlEvent]
+    /// The recognizer's states (long-press model); empty for a control.
+    public var longPressStates: [TimedLongPressState]
+    /// Press and release animation starts, in time order (a press before a release at the same
+    /// instant). Control: one per control event in the configuration's press or release set, as
+    /// its targets would be called (not deduplicated). Long press: press at `.began`, release at
+    /// `.ended` (the safe-area exit included), none after `.cancelled`.
+    public var scaleEvents: [TimedScaleEvent]
+
+    public init(outcome: PressOutcome, cancelReason: CancelReason?, actionFired: Bool, actionTime: Double?,
+                actionLatency: Double?, touchDownTime: Double, duration: Double, maxTravel: Double, frame: Rect,
+                deliveryTime: Double?, controlEvents: [TimedControlEvent], longPressStates: [TimedLongPressState],
+                scaleEvents: [TimedScaleEvent]) {
+        self.outcome = outcome; self.cancelReason = cancelReason; self.actionFired = actionFired
+        self.actionTime = actionTime; self.actionLatency = actionLatency; self.touchDownTime = touchDownTime
+        self.duration = duration; self.maxTravel = maxTravel; self.frame = frame; self.deliveryTime = deliveryTime
+        self.controlEvents = controlEvents; self.longPressStates = longPressStates; self.scaleEvents = scaleEvents
+    }
+}
+
+/// Classifies sessions: runs the configuration's gesture model and applies its press, release
+/// and action rules.
+public enum PressClassifier {
+    /// Classifies one touch session.
+    ///
+    /// Usage:
+    ///
+    ///     let r = PressClassifier.classify(samples, frame: nil, container: .scroll,
+    ///                                      scrollAxis: .vertical, configuration: .springPress)
+    ///     r.outcome          // .tap
+    ///     r.scaleEvents      // [press at 0.15, release at 0.3]
+    ///
+    /// - Parameters:
+    ///   - samples: one touch, touch-down first, a terminal sample last (validated upstream; a
+    ///     session breaking that is read tolerantly, see `ControlTracking`, and never crashes).
+    ///   - frame: the control's frame in the samples' points; nil for a 44 × 44 pt square
+    ///     centred on the touch-down point (`Rect.minimumHitTarget`).
+    ///   - container: the scroll view the control sits in.
+    ///   - scrollAxis: the container's scroll axis.
+    ///   - configuration: gesture model, press/release events and action rule.
+    public static func classify(_ samples: [TouchSample], frame: Rect?, container: Container,
+                                scrollAxis: ScrollAxis, configuration: PressConfiguration) -> PressClassification {
+        let touch = NormalizedTouch(samples)
+        let frame = frame ?? Rect.minimumHitTarget(centeredOn: touch.origin)
+        var result = PressClassification(
+            outcome: .cancel, cancelReason: .system, actionFired: false, actionTime: nil, actionLatency: nil,
+            touchDownTime: touch.touchDownTime, duration: touch.duration, maxTravel: touch.maxTravel,
+            frame: frame, deliveryTime: nil, controlEvents: [], longPressStates: [], scaleEvents: [])
+        let delay = configuration.actionDelay
+        var trigger: Double? = nil  // the time of the event that triggers the action
+
+        switch configuration.gesture {
+        case .control(let control):
+            let trace = ControlTracking.trace(touch, frame: frame, container: container,
+                                              scrollAxis: scrollAxis, retentionMargin: control.retentionMargin)
+            result.controlEvents = trace.events
+            result.deliveryTime = trace.events.first { $0.event == .touchDown }?.time
+            var scale: [TimedScaleEvent] = []
+            for e in trace.events {
+                if control.pressEvents.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .press)) }
+                if control.releaseEvents.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .release)) }
+            }
+            result.scaleEvents = scale
+            switch trace.ending {
+            case .touchUpInside: (result.outcome, result.cancelReason) = (.tap, nil)
+            case .touchUpOutside: (result.outcome, result.cancelReason) = (.cancel, .dragExit)
+            case .systemCancel, .cancelledWhileHeld: (result.outcome, result.cancelReason) = (.cancel, .system)
+            case .scrollCancel, .panBeforeDelivery: (result.outcome, result.cancelReason) = (.scrollAbort, nil)
+            }
+            if let last = trace.events.last, last.event.isTerminal {
+                switch configuration.actionRule {
+                case .upInside: if last.event == .touchUpInside { trigger = last.time }
+                case .anyRelease: trigger = last.time
+                }
+            }
+
+        case .longPress(let gesture):
+            let trace = LongPressRecognition.trace(touch, gesture: gesture)
+            result.longPressStates = trace.states
+            result.deliveryTime = trace.beganTime
+            if let began = trace.beganTime {
+                result.scaleEvents.append(TimedScaleEvent(time: began, event: .press))
+            }
+            let scrolls = container.isScrollView
+            switch trace.ending {
+            case .ended:
+                (result.outcome, result.cancelReason) = (.tap, nil)
+                result.scaleEvents.append(TimedScaleEvent(time: trace.endTime, event: .release))
+                trigger = trace.endTime
+            case .leftSafeArea:
+                (result.outcome, result.cancelReason) = scrolls ? (.scrollAbort, nil) : (.cancel, .safeArea)
+                result.scaleEvents.append(TimedScaleEvent(time: trace.endTime, event: .release))
+                if configuration.actionRule == .anyRelease { trigger = trace.endTime }
+            case .cancelled, .failedByLift, .failedByCancel:
+                (result.outcome, result.cancelReason) = (.cancel, .system)
+            case .failedByMovement:
+                (result.outcome, result.cancelReason) = scrolls ? (.scrollAbort, nil) : (.cancel, .safeArea)
+            }
+        }
+
+        if let t = trigger {
+            result.actionFired = true
+            result.actionTime = t + delay
+            result.actionLatency = delay
+        }
+        return result
+    }
+}

@@ -1,0 +1,160 @@
+// The `control` model: which UIControl touch events a session produces, inside its container
+// (reference §2.1, rules 1–5 for the control model, and the conventions).
+
+/// How a control's touch ended, which decides the outcome (see `PressClassification`).
+public enum ControlEnding: String, Hashable, Sendable, CaseIterable {
+    /// `touchUpInside`: a tap.
+    case touchUpInside
+    /// `touchUpOutside`: the finger lifted beyond the retention margin (cancel, `drag_exit`).
+    case touchUpOutside
+    /// `touchCancel` from a `cancelled` sample while tracking (cancel, `system`).
+    case systemCancel
+    /// `touchCancel` from a cancelling container's scroll while tracking (scroll-abort).
+    case scrollCancel
+    /// The pan began while the container held the touch back: the control never saw the
+    /// touch, no events at all (scroll-abort).
+    case panBeforeDelivery
+    /// A `cancelled` sample while the container held the touch back: the control never saw
+    /// the touch, no events (cancel, `system`).
+    case cancelledWhileHeld
+}
+
+/// The control events of one session and how it ended. Times in seconds since touch-down.
+public struct ControlTrace: Hashable, Sendable {
+    /// Every touch event the control received, in order: at most one `touchDown` first, drag
+    /// events for each move, and at most one terminal event last. Empty when the control never
+    /// received the touch.
+    public var events: [TimedControlEvent]
+    public var ending: ControlEnding
+    /// When the ending happened, in seconds since touch-down: the terminal event's time, or the
+    /// sample at which the pan began or the held touch was cancelled.
+    public var endTime: Double
+    public init(events: [TimedControlEvent], ending: ControlEnding, endTime: Double) {
+        self.events = events; self.ending = ending; self.endTime = endTime
+    }
+}
+
+/// UIControl's touch tracking inside a scroll view (reference §2.1).
+///
+/// Usage:
+///
+///     let trace = ControlTracking.trace(samples, frame: frame, container: .table,
+///                                       scrollAxis: .vertical, retentionMargin: 70)
+///     trace.events   // [touchDown at 0.15, touchDragInside at 0.2, touchCancel at 0.25]
+///
+/// Rules, in the order they are applied to each sample after the touch-down:
+/// 1. `none` (no scroll view) and containers that do not delay content touches deliver the
+///    touch at touch-down: `touchDown` at 0.
+/// 2. A delaying container (`scroll`, `table`) holds the touch back for `touchDelay`
+///    (0.150 s). While held, for each sample in turn:
+///    - its time reaches `touchDelay` (within 1e-9 s): the timer fires first, `touchDown` at
+///      `touchDelay`, then the sample is tracked (rule 3);
+///    - a move reaching `hysteresis` (10 pt) along a scrollable axis: the pan begins and the
+///      control never gets the touch (`panBeforeDelivery`, no events). This wins over a move
+///      that also reaches it across the axis;
+///    - a move reaching `hysteresis` across the axis (never with `.both`): `touchDown` now,
+///      then the sample is tracked;
+///    - an `ended` sample: `touchDown` now, then the lift is tracked (touch-down and touch-up
+///      together);
+///    - a `cancelled` sample: `cancelledWhileHeld`, no events.
+/// 3. While tracking, a move (`moved` or `stationary`):
+///    - in a container that cancels control touches, once it reaches `hysteresis` along a
+///      scrollable axis from the touch-down point: `touchCancel` (`scrollCancel`). This is
+///      checked first, as the scroll view's pan sees the touch before the control does;
+///    - otherwise the inside test (rule 4) gives `touchDragInside`, `touchDragExit`,
+///      `touchDragEnter` or `touchDragOutside` against the previous state (inside at
+///      `touchDown`).
+/// 4. Inside: within `frame` grown by `retentionMargin` on each side, edges included.
+/// 5. The terminal sample: `ended` gives `touchUpInside` or `touchUpOutside` by the inside
+///    test at its position; `cancelled` gives `touchCancel` (`systemCancel`). A terminal
+///    sample's position never feeds the hysteresis or a table's cancel.
+public enum ControlTracking {
+    /// Replays `samples` (one touch, first sample the touch-down; times on any clock) through
+    /// UIControl tracking in `container`.
+    ///
+    /// - Parameters:
+    ///   - frame: the control's frame, in the samples' points.
+    ///   - scrollAxis: the container's scroll axis (ignored without a scroll view).
+    ///   - retentionMargin: points added on each side of `frame` for the inside test; see
+    ///     `ControlGesture.iPhoneRetentionMargin` (70) and `.iPadRetentionMargin` (25).
+    /// - Returns: the events with times in seconds since the first sample. An empty `samples`
+    ///   gives no events and `cancelledWhileHeld` at 0 (the control never saw a touch).
+    public static func trace(_ samples: [TouchSample], frame: Rect, container: Container,
+                             scrollAxis: ScrollAxis, retentionMargin: Double) -> ControlTrace {
+        trace(NormalizedTouch(samples), frame: frame, container: container,
+              scrollAxis: scrollAxis, retentionMargin: retentionMargin)
+    }
+
+    static func trace(_ touch: NormalizedTouch, frame: Rect, container: Container,
+                      scrollAxis: ScrollAxis, retentionMargin: Double) -> ControlTrace {
+        let samples = touch.samples
+        guard samples.count >= 2 else {
+            return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: 0)
+        }
+        let origin = touch.origin
+        let scrolls = container.isScrollView
+        let cancelsOnScroll = scrolls && container.cancelsControlTouches
+        let hysteresis = container.hysteresis
+        var events: [TimedControlEvent] = []
+        var held = scrolls && container.delaysContentTouches
+        var inside = true
+        if !held { events.append(TimedControlEvent(time: 0, event: .touchDown)) }
+
+        for s in samples.dropFirst() {
+            if held {
+                if s.t >= container.touchDelay - GestureConventions.timeTolerance {
+                    // The delay timer fires before a sample at (or after) its time.
+                    events.append(TimedControlEvent(time: container.touchDelay, event: .touchDown))
+                    held = false
+                } else if s.phase.isMove {
+                    let d = GestureConventions.axisDistances(from: origin, to: s.point, axis: scrollAxis)
+                    if GestureConventions.reaches(d.along, hysteresis) {
+                        return ControlTrace(events: [], ending: .panBeforeDelivery, endTime: s.t)
+                    }
+                    guard GestureConventions.reaches(d.across, hysteresis) else { continue }
+                    events.append(TimedControlEvent(time: s.t, event: .touchDown))
+                    held = false
+                } else if s.phase == .ended {
+                    events.append(TimedControlEvent(time: s.t, event: .touchDown))
+                    held = false
+                } else if s.phase == .cancelled {
+                    return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: s.t)
+                } else {
+                    continue  // a stray `began`
+                }
+            }
+
+            // Tracking: the sample that delivered the touch is tracked like any other.
+            switch s.phase {
+            case .moved, .stationary:
+                if cancelsOnScroll {
+                    let d = GestureConventions.axisDistances(from: origin, to: s.point, axis: scrollAxis)
+                    if GestureConventions.reaches(d.along, hysteresis) {
+                        events.append(TimedControlEvent(time: s.t, event: .touchCancel))
+                        return ControlTrace(events: events, ending: .scrollCancel, endTime: s.t)
+                    }
+                }
+                let now = GestureConventions.isInside(s.point, frame: frame, margin: retentionMargin)
+                let event: ControlEvent = now
+                    ? (inside ? .touchDragInside : .touchDragEnter)
+                    : (inside ? .touchDragExit : .touchDragOutside)
+                events.append(TimedControlEvent(time: s.t, event: event))
+                inside = now
+            case .ended:
+                let up = GestureConventions.isInside(s.point, frame: frame, margin: retentionMargin)
+                events.append(TimedControlEvent(time: s.t, event: up ? .touchUpInside : .touchUpOutside))
+                return ControlTrace(events: events, ending: up ? .touchUpInside : .touchUpOutside, endTime: s.t)
+            case .cancelled:
+                events.append(TimedControlEvent(time: s.t, event: .touchCancel))
+                return ControlTrace(events: events, ending: .systemCancel, endTime: s.t)
+            case .began:
+                continue
+            }
+        }
+        // Unreachable: a normalized touch ends with a terminal sample.
+        let end = samples.last?.t ?? 0
+        if held { return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: end) }
+        events.append(TimedControlEvent(time: end, event: .touchCancel))
+        return ControlTrace(events: events, ending: .systemCancel, endTime: end)
+    }
+}
