@@ -60,8 +60,9 @@ public struct Spring: Hashable, Sendable {
     /// The remaining fraction of the distance below which Core Animation counts a spring as settled
     /// for `settlingDuration`: 0.001 (reference §3, reverse-engineered).
     public static let settlingEpsilon = 0.001
-    /// The grid step of Core Animation's settling scan for ζ ≥ 1: 0.1 s (reference §3).
-    public static let settlingScanStep = 0.1
+    /// The grid of Core Animation's settling scan for ζ ≥ 1: 10 points per second, a 0.1 s step
+    /// (reference §3). Grid times are i / 10, so that they print as 1.9, not 1.9000000000000001.
+    public static let settlingScanStepsPerSecond = 10.0
     /// How long |x| must stay below ε on the scan grid: more than 1 s, i.e. more than 10 steps
     /// (reference §3).
     public static let settlingScanHoldSteps = 10
@@ -308,10 +309,10 @@ public struct Spring: Hashable, Sendable {
         }
         var runStart: Int? = nil
         for i in 0...Spring.settlingScanStepLimit {
-            if abs(displacement(at: Double(i) * Spring.settlingScanStep)) < epsilon {
+            if abs(displacement(at: Double(i) / Spring.settlingScanStepsPerSecond)) < epsilon {
                 let s = runStart ?? i
                 runStart = s
-                if i - s > Spring.settlingScanHoldSteps { return Double(s) * Spring.settlingScanStep }
+                if i - s > Spring.settlingScanHoldSteps { return Double(s) / Spring.settlingScanStepsPerSecond }
             } else {
                 runStart = nil
             }
