@@ -12,6 +12,7 @@ struct Benchmark {
 /// Every benchmark; each file in Sources/PressBench adds its own to this list.
 var allBenchmarks: [Benchmark] {
     []
+    + springBenchmarks
 }
 
 private func now() -> Double {

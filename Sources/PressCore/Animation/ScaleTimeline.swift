@@ -1,0 +1,227 @@
+// The button's scale over time: the press and release animations a configuration runs, started at
+// the times the gesture model gives, composed as UIKit and Core Animation compose them
+// (reference §3).
+
+/// The scale on screen at one time, for charts and frame sampling.
+public struct ScaleSample: Hashable, Sendable {
+    /// Seconds, on the clock of the events.
+    public var t: Double
+    /// The displayed scale (1 at rest).
+    public var scale: Double
+    public init(t: Double, scale: Double) { self.t = t; self.scale = scale }
+}
+
+/// What is on screen for one property, the button's scale, given a configuration's animations and
+/// the press/release events.
+///
+/// Composition (reference §3):
+/// - UIView animations (`uiViewSpring`, `uiViewCurve`) are additive (iOS 8 and later): the model
+///   value jumps to the target and an additive animation runs from (old model − new model) to 0
+///   on top, so the displayed value stays continuous. A UIView spring is Core Animation's spring
+///   with UIKit's parameters, linear timing, cut at its duration.
+/// - Hand-added Core Animation animations (`caSpring`, `caBasic`) are not additive and do not
+///   change the model value: the most recently added live animation wins; adding one for a key
+///   removes the animation already there for that key; `fromValue` is used as given (nil: the
+///   value on screen when it is added); after its duration an animation with `fillMode = forwards`
+///   and `isRemovedOnCompletion = false` holds its last value (a spring its value at the cut),
+///   any other is gone. Additive animations added after the winning one add on top of it.
+/// - An animation lives on [start, start + duration). Events at the same time apply in the order
+///   given; a time equal to an event's (within `simultaneityTolerance`) shows the state after it.
+///
+/// ```swift
+/// let tl = try ScaleTimeline(animation: SeedAnimations.springPress,
+///                            events: [.init(time: 0, event: .press), .init(time: 0.1, event: .release)])
+/// tl.scale(at: 0.05)
+/// ```
+public struct ScaleTimeline: Sendable {
+    /// The scale at rest, and the target of a release: 1.
+    public static let restScale = 1.0
+    /// Two times closer than this are the same instant: 1e-9 s (reference §2, conventions).
+    public static let simultaneityTolerance = 1e-9
+
+    /// The configuration's animations.
+    public let animation: PressAnimation
+    /// The events, sorted by time (stable: simultaneous events keep their order).
+    public let events: [TimedScaleEvent]
+
+    /// One animation on the layer, resolved when it was added.
+    struct LayerAnimation: Sendable {
+        enum Shape: Sendable {
+            /// Real seconds, cut at the duration.
+            case spring(Spring)
+            /// Fraction of the duration through the timing function.
+            case curve(UnitBezier)
+        }
+        var start: Double
+        var duration: Double
+        var from: Double
+        var to: Double
+        var shape: Shape
+        var isAdditive: Bool
+        /// fillMode forwards and not removed on completion.
+        var holdsAfterEnd: Bool
+        /// `layer.add(_:forKey:)`'s key; nil for UIView's additive animations (unique keys).
+        var key: String?
+        /// When a later animation for the same key replaced it; +∞ if never.
+        var removedAt: Double = .infinity
+
+        var end: Double { start + duration }
+
+        /// The animation's value `local` seconds after its start, clamped to [0, duration].
+        func value(atLocal local: Double) -> Double {
+            let tau = min(max(local, 0), duration)
+            let p: Double
+            switch shape {
+            case .spring(let s): p = s.progress(at: tau)
+            case .curve(let b): p = b.value(at: tau / duration)
+            }
+            return from + (to - from) * p
+        }
+    }
+
+    /// A step of the model value (`layer.transform` as UIKit sets it), in time order.
+    struct ModelChange: Sendable {
+        var time: Double
+        var value: Double
+    }
+
+    private(set) var layerAnimations: [LayerAnimation] = []
+    private(set) var modelChanges: [ModelChange] = []
+
+    /// Resolves the animations `events` start.
+    /// - Parameters:
+    ///   - animation: the configuration's press and release animations and pressed scale.
+    ///   - events: press and release times in seconds, any order (sorted stably by time).
+    /// - Throws: `AnimationParameterError` when an animation has a negative or non-finite duration,
+    ///   a Core Animation animation a zero duration, a spring impossible parameters, or a curve
+    ///   control points with x outside [0, 1]. (A UIView animation of duration 0 is an immediate
+    ///   change, as in UIKit.)
+    public init(animation: PressAnimation, events: [TimedScaleEvent]) throws(AnimationParameterError) {
+        self.animation = animation
+        let sorted = events.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }.map(\.element)
+        self.events = sorted
+        try AnimationParameterError.check("pressedScale", animation.pressedScale, true, "finite")
+        for e in sorted {
+            try AnimationParameterError.check("time", e.time, true, "finite")
+            switch e.event {
+            case .press: try add(animation.press, at: e.time, target: animation.pressedScale)
+            case .release: try add(animation.release, at: e.time, target: ScaleTimeline.restScale)
+            }
+        }
+    }
+
+    private mutating func add(_ spec: AnimationSpec, at t: Double, target: Double) throws(AnimationParameterError) {
+        switch spec {
+        case let .uiViewSpring(duration, dampingRatio, velocity):
+            try AnimationParameterError.check("duration", duration, duration >= 0, "zero or positive")
+            let spring = try Spring(withDuration: duration, usingSpringWithDamping: dampingRatio,
+                                    initialSpringVelocity: velocity)
+            addAdditive(.spring(spring), duration: duration, at: t, target: target)
+        case let .uiViewCurve(duration, curve):
+            try AnimationParameterError.check("duration", duration, duration >= 0, "zero or positive")
+            addAdditive(.curve(try curve.unitBezier()), duration: duration, at: t, target: target)
+        case let .caSpring(mass, stiffness, damping, initialVelocity, duration, options):
+            try AnimationParameterError.check("duration", duration, duration > 0, "positive")
+            let spring = try Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
+            try addLayer(.spring(spring), duration: duration, at: t, target: target, options: options)
+        case let .caBasic(duration, curve, options):
+            try AnimationParameterError.check("duration", duration, duration > 0, "positive")
+            try addLayer(.curve(try curve.unitBezier()), duration: duration, at: t, target: target, options: options)
+        }
+    }
+
+    /// UIView: the model jumps to `target`; an additive animation runs (old − new) → 0.
+    private mutating func addAdditive(_ shape: LayerAnimation.Shape, duration: Double, at t: Double, target: Double) {
+        let old = modelChanges.last?.value ?? ScaleTimeline.restScale
+        modelChanges.append(ModelChange(time: t, value: target))
+        guard duration > 0 else { return }
+        layerAnimations.append(LayerAnimation(start: t, duration: duration, from: old - target, to: 0,
+                                              shape: shape, isAdditive: true, holdsAfterEnd: false, key: nil))
+    }
+
+    /// `layer.add(_:forKey:)`: replaces the animation for the key; the model is unchanged.
+    private mutating func addLayer(_ shape: LayerAnimation.Shape, duration: Double, at t: Double, target: Double,
+                                   options: LayerAnimationOptions) throws(AnimationParameterError) {
+        if let from = options.fromValue {
+            try AnimationParameterError.check("fromValue", from, true, "finite")
+        }
+        let from = options.fromValue ?? scale(at: t)
+        for i in layerAnimations.indices where layerAnimations[i].key == options.key && layerAnimations[i].removedAt > t {
+            layerAnimations[i].removedAt = t
+        }
+        let holds = options.fillMode == .forwards && !options.isRemovedOnCompletion
+        layerAnimations.append(LayerAnimation(start: t, duration: duration, from: from, to: target, shape: shape,
+                                              isAdditive: false, holdsAfterEnd: holds, key: options.key))
+    }
+
+    // MARK: Evaluation
+
+    /// The displayed scale at `t` seconds: the state after any event or animation end at `t`.
+    public func scale(at t: Double) -> Double { evaluate(t, justBefore: false) }
+
+    /// The displayed scale an instant before `t` (the left limit): events and removals at `t` not yet
+    /// applied, an animation ending at `t` still at its last value.
+    public func scale(justBefore t: Double) -> Double { evaluate(t, justBefore: true) }
+
+    /// The model value (what UIKit's animation blocks set, 1 until the first UIView animation) at `t`.
+    public func modelScale(at t: Double) -> Double {
+        var model = ScaleTimeline.restScale
+        for m in modelChanges where m.time <= t + ScaleTimeline.simultaneityTolerance { model = m.value }
+        return model
+    }
+
+    private func evaluate(_ t: Double, justBefore: Bool) -> Double {
+        let tol = ScaleTimeline.simultaneityTolerance
+        /// Whether something at time `s` has happened by the state asked for.
+        func happened(_ s: Double) -> Bool { justBefore ? s < t - tol : s <= t + tol }
+        var base = ScaleTimeline.restScale
+        for m in modelChanges {
+            guard happened(m.time) else { break }
+            base = m.value
+        }
+        var additive = 0.0
+        for a in layerAnimations {
+            guard happened(a.start) else { break }
+            if happened(a.removedAt) { continue }
+            let local = t - a.start
+            let running = justBefore ? local <= a.duration + tol : local < a.duration - tol
+            let v: Double
+            if running { v = a.value(atLocal: local) }
+            else if a.holdsAfterEnd { v = a.value(atLocal: a.duration) }
+            else { continue }
+            if a.isAdditive { additive += v } else { base = v; additive = 0 }
+        }
+        return base + additive
+    }
+
+    /// The displayed scale from `from` to `to` (inclusive, within 1e-9 s) every `step` seconds,
+    /// for charts. Empty when `step` is not positive and finite or `to` < `from`.
+    public func samples(from: Double, to: Double, step: Double) -> [ScaleSample] {
+        guard step > 0, step.isFinite, from.isFinite, to.isFinite, to >= from else { return [] }
+        let n = Int(((to - from) / step + ScaleTimeline.simultaneityTolerance).rounded(.down))
+        return (0...n).map { k in
+            let t = from + Double(k) * step
+            return ScaleSample(t: t, scale: scale(at: t))
+        }
+    }
+
+    /// The instants at which an animation starts, ends or is removed, sorted, duplicates (within
+    /// 1e-9 s) merged: the only times the displayed scale can change discontinuously.
+    public var changeInstants: [Double] {
+        var times = events.map(\.time)
+        for a in layerAnimations {
+            times.append(a.end)
+            if a.removedAt.isFinite { times.append(a.removedAt) }
+        }
+        times.sort()
+        var out: [Double] = []
+        for t in times where out.last.map({ t - $0 > ScaleTimeline.simultaneityTolerance }) ?? true { out.append(t) }
+        return out
+    }
+
+    /// The time after which the displayed scale no longer changes: the last event or animation end
+    /// (−∞ without events).
+    public var settledTime: Double { changeInstants.last ?? -.infinity }
+}

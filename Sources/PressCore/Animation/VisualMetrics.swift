@@ -1,0 +1,84 @@
+// What a user sees of a press: when the first frame shows it, how deep it gets, and the largest
+// jump an animation starting or ending makes (reference §4).
+
+/// The visual figures of one press, measured on display frames of a `ScaleTimeline`.
+///
+/// Frames sample the timeline at touch-down + k / refreshRate, k = 1, 2, …, until the first frame
+/// at or after `settledTime` (every animation ended, the value static) — frames after the lift
+/// count. The edge of a control of size w × h moves |scale − 1| × max(w, h) / 2 points.
+///
+/// ```swift
+/// let m = try VisualMetrics(timeline: tl, touchDown: 0, width: 44, height: 44)
+/// m.feedbackLatency   // 0.0333… s for a 100 ms tap with spring-press
+/// ```
+public struct VisualMetrics: Hashable, Sendable {
+    /// Display refresh rate when none is given: 60 Hz (reference §4).
+    public static let defaultRefreshRate = 60.0
+    /// Device pixels per point when none is given: 3 (reference §4).
+    public static let defaultDensity = 3.0
+    /// The edge must move this many device pixels from rest for the press to be seen: 1 (reference §4).
+    public static let feedbackPixelThreshold = 1.0
+    /// Frames scanned at most: 1 000 000 (over 4.6 hours at 60 Hz); a guard, not a model constant.
+    public static let maximumFrames = 1_000_000
+
+    /// Seconds from touch-down to the first frame whose edge has moved at least one device pixel
+    /// from rest, whichever animation moved it; nil when no frame does (an unseen press).
+    public var feedbackLatency: Double?
+    /// Points: the largest instantaneous change of the displayed scale at an instant where an
+    /// animation starts, ends or is cut (simultaneous changes summed first), times max(w, h) / 2.
+    /// Not caused by motion. 0 when nothing jumps.
+    public var releaseJump: Double
+    /// Fraction: the largest (scale − 1) / (pressedScale − 1) over the frames; above 1 for an
+    /// overshooting spring, 0 for an unseen press or a pressed scale of 1.
+    public var pressDepth: Double
+
+    public init(feedbackLatency: Double?, releaseJump: Double, pressDepth: Double) {
+        self.feedbackLatency = feedbackLatency; self.releaseJump = releaseJump; self.pressDepth = pressDepth
+    }
+
+    /// Measures `timeline` on a display.
+    /// - Parameters:
+    ///   - timeline: the scale over time.
+    ///   - touchDown: the touch-down time in seconds, on the timeline's clock; frames count from it.
+    ///   - width: the control's width in points.
+    ///   - height: the control's height in points.
+    ///   - refreshRate: frames per second (Hz), default 60.
+    ///   - density: device pixels per point, default 3.
+    /// - Throws: `AnimationParameterError` when touchDown is not finite or width, height, refresh
+    ///   rate or density is not positive and finite.
+    public init(timeline: ScaleTimeline, touchDown: Double, width: Double, height: Double,
+                refreshRate: Double = VisualMetrics.defaultRefreshRate,
+                density: Double = VisualMetrics.defaultDensity) throws(AnimationParameterError) {
+        try AnimationParameterError.check("touchDown", touchDown, true, "finite")
+        try AnimationParameterError.check("width", width, width > 0, "positive")
+        try AnimationParameterError.check("height", height, height > 0, "positive")
+        try AnimationParameterError.check("refreshRate", refreshRate, refreshRate > 0, "positive")
+        try AnimationParameterError.check("density", density, density > 0, "positive")
+
+        let halfSize = max(width, height) / 2
+        let rest = ScaleTimeline.restScale
+        let pressedChange = timeline.animation.pressedScale - rest
+        let settled = timeline.settledTime
+
+        var feedback: Double? = nil
+        var depth = 0.0
+        var k = 1
+        while true {
+            let elapsed = Double(k) / refreshRate
+            let frameTime = touchDown + elapsed
+            let s = timeline.scale(at: frameTime)
+            if feedback == nil, abs(s - rest) * halfSize * density >= VisualMetrics.feedbackPixelThreshold {
+                feedback = elapsed
+            }
+            if pressedChange != 0 { depth = max(depth, (s - rest) / pressedChange) }
+            if frameTime >= settled - ScaleTimeline.simultaneityTolerance || k >= VisualMetrics.maximumFrames { break }
+            k += 1
+        }
+
+        var jump = 0.0
+        for t in timeline.changeInstants {
+            jump = max(jump, abs(timeline.scale(at: t) - timeline.scale(justBefore: t)))
+        }
+        self.init(feedbackLatency: feedback, releaseJump: jump * halfSize, pressDepth: depth)
+    }
+}
