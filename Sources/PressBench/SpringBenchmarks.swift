@@ -31,7 +31,7 @@ var springBenchmarks: [Benchmark] { [
         return sum
     },
     Benchmark(name: "timeline-scale", what: "ScaleTimeline.scale(at:), spring-press tap, one frame") { n in
-        let tl = try! ScaleTimeline(animation: SeedAnimations.springPress,
+        let tl = try! ScaleTimeline(animation: PressConfiguration.springPress.animation,
                                     events: [TimedScaleEvent(time: 0, event: .press), TimedScaleEvent(time: 0.1, event: .release)])
         var sum = 0.0
         for i in 0..<n { sum += tl.scale(at: Double(i & 1023) * 0.0005) }
@@ -41,7 +41,7 @@ var springBenchmarks: [Benchmark] { [
         var sum = 0.0
         for i in 0..<n {
             let lift = 0.05 + Double(i & 1023) * 0.0001
-            let tl = try! ScaleTimeline(animation: SeedAnimations.springPress,
+            let tl = try! ScaleTimeline(animation: PressConfiguration.springPress.animation,
                                         events: [TimedScaleEvent(time: 0, event: .press), TimedScaleEvent(time: lift, event: .release)])
             let m = try! VisualMetrics(timeline: tl, touchDown: 0, width: 44, height: 44)
             sum += (m.feedbackLatency ?? 0) + m.releaseJump + m.pressDepth

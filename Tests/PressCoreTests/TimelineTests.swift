@@ -12,7 +12,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
 
 @Suite struct TimelineSpringPressTests {
     // A 100 ms tap: press at 0, release at 0.1.
-    let tap = try! ScaleTimeline(animation: SeedAnimations.springPress, events: events((0, .press), (0.1, .release)))
+    let tap = try! ScaleTimeline(animation: PressConfiguration.springPress.animation, events: events((0, .press), (0.1, .release)))
 
     // python: t = 0.05 → 1 − 0.05·p(0.05) = 0.9660112617373037;
     // t = 0.2 → 1 + 0.05·x(0.2) − 0.05·x(0.1) = 1.0076549392546432 (press spring still running);
@@ -38,7 +38,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     // Press and release at the same instant: equal and opposite additive springs cancel exactly;
     // the displayed scale stays 1 and nobody sees the press.
     @Test func simultaneousPressAndReleaseAreUnseen() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.springPress, events: events((0.15, .press), (0.15, .release)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.springPress.animation, events: events((0.15, .press), (0.15, .release)))
         for sample in tl.samples(from: 0, to: 1, step: 0.001) { #expect(sample.scale == 1) }
         let m = try VisualMetrics(timeline: tl, touchDown: 0, width: 44, height: 44)
         #expect(m.feedbackLatency == nil)
@@ -70,7 +70,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     // A touch held back by a scroll view: press delivered at 0.15 s. The threshold is crossed at
     // 0.15 + 0.02715 = 0.17715 s; the next frame is k = 11 (0.18333 s) (python).
     @Test func feedbackIncludesTheDeliveryDelay() throws {
-        let delayed = try ScaleTimeline(animation: SeedAnimations.springPress, events: events((0.15, .press), (0.4, .release)))
+        let delayed = try ScaleTimeline(animation: PressConfiguration.springPress.animation, events: events((0.15, .press), (0.4, .release)))
         let m = try VisualMetrics(timeline: delayed, touchDown: 0, width: 44, height: 44)
         #expect(abs(try #require(m.feedbackLatency) - 11.0 / 60) < 1e-12)
     }
@@ -82,7 +82,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     static let held = 1.4197683905312917
 
     @Test func holdsTheCutOffValueNotTheTarget() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.expandDelayedClick, events: events((0, .press)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.expandDelayedClick.animation, events: events((0, .press)))
         #expect(abs(tl.scale(at: 0.1) - 1.15272144639111) < 1e-12)
         #expect(abs(tl.scale(at: 0.2) - Self.held) < 1e-12)
         for t in [0.25, 1, 10] { #expect(abs(tl.scale(at: t) - Self.held) < 1e-12) }
@@ -99,7 +99,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     // jump of (1.4197683905312917 − 1.3) · 22 pt = 2.6349045916884157 pt; then linear to 1.0 at 0.7
     // and held there.
     @Test func jumpsTo1_3OnRelease() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.expandDelayedClick, events: events((0, .press), (0.5, .release)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.expandDelayedClick.animation, events: events((0, .press), (0.5, .release)))
         #expect(abs(tl.scale(justBefore: 0.5) - Self.held) < 1e-12)
         #expect(tl.scale(at: 0.5) == 1.3)
         #expect(abs(tl.scale(at: 0.6) - 1.15) < 1e-12)
@@ -112,7 +112,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     // Released at 0.1, mid-spring: python 1.15272144639111 → 1.3, a jump of 3.240128179395582 pt
     // (upwards); the spring's later cut at 0.2 is hidden under the winning shrink animation.
     @Test func releaseDuringTheSpringJumpsFromItsCurrentValue() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.expandDelayedClick, events: events((0, .press), (0.1, .release)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.expandDelayedClick.animation, events: events((0, .press), (0.1, .release)))
         #expect(tl.scale(at: 0.1) == 1.3)
         #expect(abs(tl.scale(at: 0.2) - 1.15) < 1e-12)
         #expect(abs(tl.scale(justBefore: 0.2) - tl.scale(at: 0.2)) < 1e-15)
@@ -122,7 +122,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
 
     // Pressing again replaces the "expand" animation (same key) and, added last, wins over shrink.
     @Test func aSecondPressReplacesByKey() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.expandDelayedClick,
+        let tl = try ScaleTimeline(animation: PressConfiguration.expandDelayedClick.animation,
                                    events: events((0, .press), (0.5, .release), (1, .press)))
         #expect(tl.scale(at: 1) == 1)
         #expect(abs(tl.scale(at: 1.1) - 1.15272144639111) < 1e-12)
@@ -134,7 +134,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     // Ease-in-ease-out (0.42, 0, 0.58, 1), python bisection: y(0.25) = 0.1291619310473198,
     // y(0.5) = 0.5, y(0.75) = 0.8708380689526802, y(1/6) and y(1/3) for the release below.
     @Test func easeInEaseOutPressAndRelease() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.longpressSafeArea, events: events((0, .press), (0.5, .release)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.longPressSafeArea.animation, events: events((0, .press), (0.5, .release)))
         // 1 − 0.05·y(t / 0.2)
         #expect(abs(tl.scale(at: 0.05) - 0.993541903447634) < 1e-12)
         #expect(abs(tl.scale(at: 0.1) - 0.975) < 1e-12)
@@ -152,7 +152,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     // Released at 0.1, mid-press: additive, 1 + 0.05·(1 − y(t/0.2)) − 0.05·(1 − y((t − 0.1)/0.3)).
     // python: t = 0.15 → 0.9592646375213395; t = 0.3 → 0.9884112591848626. Continuous at 0.1.
     @Test func additiveReleaseDuringThePress() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.longpressSafeArea, events: events((0, .press), (0.1, .release)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.longPressSafeArea.animation, events: events((0, .press), (0.1, .release)))
         #expect(abs(tl.scale(at: 0.15) - 0.9592646375213395) < 1e-12)
         #expect(abs(tl.scale(at: 0.3) - 0.9884112591848626) < 1e-12)
         #expect(abs(tl.scale(at: 0.1) - tl.scale(justBefore: 0.1)) < 1e-15)
@@ -160,7 +160,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
 
     // The article's handler has no .cancelled case: with no release event the button stays at 0.95.
     @Test func noReleaseStaysPressed() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.longpressSafeArea, events: events((0, .press)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.longPressSafeArea.animation, events: events((0, .press)))
         #expect(tl.scale(at: 5) == 0.95)
         #expect(tl.settledTime == 0.2)
     }
@@ -193,7 +193,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     }
 
     @Test func samplesCoverTheRangeInclusive() throws {
-        let tl = try ScaleTimeline(animation: SeedAnimations.longpressSafeArea, events: events((0, .press)))
+        let tl = try ScaleTimeline(animation: PressConfiguration.longPressSafeArea.animation, events: events((0, .press)))
         let s = tl.samples(from: 0, to: 0.2, step: 1.0 / 60)
         #expect(s.count == 13)
         #expect(s.last!.scale == 0.95)
@@ -203,7 +203,7 @@ private func events(_ list: (Double, ScaleEvent)...) -> [TimedScaleEvent] {
     @Test func rejectsImpossibleAnimations() {
         let bad = PressAnimation(press: .uiViewCurve(duration: -1, curve: .linear), release: .uiViewCurve(duration: 0.2, curve: .linear), pressedScale: 0.9)
         #expect(throws: AnimationParameterError.self) { try ScaleTimeline(animation: bad, events: events((0, .press))) }
-        let tl = try! ScaleTimeline(animation: SeedAnimations.springPress, events: [])
+        let tl = try! ScaleTimeline(animation: PressConfiguration.springPress.animation, events: [])
         #expect(throws: AnimationParameterError.self) { try VisualMetrics(timeline: tl, touchDown: 0, width: 0, height: 44) }
         #expect(tl.scale(at: 1) == 1)
     }

@@ -29,7 +29,7 @@ public struct ScaleSample: Hashable, Sendable {
 ///   given; a time equal to an event's (within `simultaneityTolerance`) shows the state after it.
 ///
 /// ```swift
-/// let tl = try ScaleTimeline(animation: SeedAnimations.springPress,
+/// let tl = try ScaleTimeline(animation: PressConfiguration.springPress.animation,
 ///                            events: [.init(time: 0, event: .press), .init(time: 0.1, event: .release)])
 /// tl.scale(at: 0.05)
 /// ```

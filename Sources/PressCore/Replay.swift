@@ -1,0 +1,87 @@
+// Replay: one recorded touch through a configuration's gesture model and animation, to the
+// figures pressdb stores per session (reference §2 and §4). This is where the gesture core and
+// the animation core meet: classification gives the press/release instants, the timeline turns
+// them into the scale on screen, the visual metrics read it frame by frame.
+
+/// The display a replay samples: refresh rate (Hz) and pixel density (device pixels per point).
+/// Defaults 60 Hz and 3 px/pt (reference §4).
+public struct Display: Hashable, Sendable {
+    public var refreshRate: Double
+    public var density: Double
+    public init(refreshRate: Double = VisualMetrics.defaultRefreshRate,
+                density: Double = VisualMetrics.defaultDensity) {
+        self.refreshRate = refreshRate; self.density = density
+    }
+}
+
+/// What a touch session amounts to under one configuration: the `results` row of the database.
+/// Times in milliseconds, distances in points.
+public struct SessionResult: Hashable, Sendable {
+    public var outcome: PressOutcome
+    /// Nil for taps and scroll-aborts.
+    public var cancelReason: CancelReason?
+    /// The action ran (with `any_release`, also for a press that was not a tap: a false action).
+    public var actionFired: Bool
+    /// Touch-down to the first frame where the control's edge moved one device pixel; nil for an
+    /// unseen press.
+    public var feedbackLatencyMs: Double?
+    /// The triggering touch event to the action; nil without an action.
+    public var actionLatencyMs: Double?
+    /// Touch-down to the terminal sample.
+    public var durationMs: Double
+    /// Largest distance of any sample from the touch-down point.
+    public var maxTravelPt: Double
+    /// Largest fraction of the pressed-scale change shown on a frame.
+    public var pressDepth: Double
+    /// Largest instantaneous jump of the edge caused by an animation starting, ending or being cut.
+    public var releaseJumpPt: Double
+
+    public init(outcome: PressOutcome, cancelReason: CancelReason?, actionFired: Bool,
+                feedbackLatencyMs: Double?, actionLatencyMs: Double?, durationMs: Double,
+                maxTravelPt: Double, pressDepth: Double, releaseJumpPt: Double) {
+        self.outcome = outcome; self.cancelReason = cancelReason; self.actionFired = actionFired
+        self.feedbackLatencyMs = feedbackLatencyMs; self.actionLatencyMs = actionLatencyMs
+        self.durationMs = durationMs; self.maxTravelPt = maxTravelPt; self.pressDepth = pressDepth
+        self.releaseJumpPt = releaseJumpPt
+    }
+}
+
+/// Replays touch sessions.
+public enum Replay {
+    /// Replays one session under `configuration`.
+    ///
+    ///     let r = try Replay.session(samples, frame: nil, container: .none, scrollAxis: .vertical,
+    ///                                configuration: .springPress)
+    ///     r.outcome             // .tap
+    ///     r.feedbackLatencyMs   // 33.33… for a 100 ms stationary tap at 60 Hz
+    ///
+    /// - Parameters:
+    ///   - samples: one touch, touch-down first and a terminal sample last (times in seconds,
+    ///     positions in points).
+    ///   - frame: the control's frame in points, or nil for a 44 × 44 pt square centred on the
+    ///     touch-down point.
+    ///   - container: the scroll view around the control.
+    ///   - scrollAxis: its scroll axis.
+    ///   - configuration: gesture rules, animations and action rule.
+    ///   - display: refresh rate and density used to find the first visible frame.
+    /// - Returns: the classification and the perceived-latency figures.
+    /// - Throws: `AnimationParameterError` when the configuration's animations or the display
+    ///   have invalid parameters (a configuration parsed by `ConfigurationJSON` never does).
+    public static func session(_ samples: [TouchSample], frame: Rect?, container: Container,
+                               scrollAxis: ScrollAxis, configuration: PressConfiguration,
+                               display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
+        let c = PressClassifier.classify(samples, frame: frame, container: container,
+                                         scrollAxis: scrollAxis, configuration: configuration)
+        // Classification times are seconds since touch-down, so the timeline starts at 0.
+        let timeline = try ScaleTimeline(animation: configuration.animation, events: c.scaleEvents)
+        let visual = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width,
+                                       height: c.frame.height, refreshRate: display.refreshRate,
+                                       density: display.density)
+        return SessionResult(
+            outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
+            feedbackLatencyMs: visual.feedbackLatency.map { $0 * 1000 },
+            actionLatencyMs: c.actionLatency.map { $0 * 1000 },
+            durationMs: c.duration * 1000, maxTravelPt: c.maxTravel,
+            pressDepth: visual.pressDepth, releaseJumpPt: visual.releaseJump)
+    }
+}

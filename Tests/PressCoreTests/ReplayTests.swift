@@ -1,0 +1,85 @@
+import Testing
+@testable import PressCore
+
+/// A stationary touch at (100, 100): began at 0, stationary samples every 1/60 s, ended at `lift`.
+private func stationaryTap(lift: Double, phaseAtEnd: TouchPhase = .ended) -> [TouchSample] {
+    var s = [TouchSample(t: 0, x: 100, y: 100, phase: .began)]
+    var t = 1.0 / 60
+    while t < lift - 1e-9 { s.append(TouchSample(t: t, x: 100, y: 100, phase: .stationary)); t += 1.0 / 60 }
+    s.append(TouchSample(t: lift, x: 100, y: 100, phase: phaseAtEnd))
+    return s
+}
+
+@Suite struct ReplayTests {
+    // Issue 4's hand-worked case: a 100 ms stationary tap on a 44 pt control, no container,
+    // spring-press. The UIView spring (0.4 s, ζ 0.5, v 3) crosses the one-pixel threshold
+    // |Δscale| ≥ 1 / (22 pt × 3 px/pt) = 0.01515, i.e. progress ≥ 0.303, at about 27 ms; the first
+    // frame after that is k = 2 at 60 Hz: 33.33 ms. touchUpInside with no delay: action 0 ms.
+    @Test func quickTapInNoContainerIsSeenOnTheSecondFrame() throws {
+        let r = try Replay.session(stationaryTap(lift: 0.1), frame: nil, container: .none,
+                                   scrollAxis: .vertical, configuration: .springPress)
+        #expect(r.outcome == .tap && r.cancelReason == nil && r.actionFired)
+        #expect(abs(try #require(r.feedbackLatencyMs) - 2000.0 / 60) < 1e-6)
+        #expect(r.actionLatencyMs == 0)
+        #expect(abs(r.durationMs - 100) < 1e-9)
+        #expect(r.maxTravelPt == 0)
+    }
+
+    // The same tap in a `scroll` container: delaysContentTouches holds it past the 100 ms lift, so
+    // touchDown and touchUpInside arrive together at the lift; the press and release springs start
+    // at the same instant and cancel out exactly (additive UIView animations): an unseen press.
+    @Test func quickTapInScrollViewIsUnseen() throws {
+        let r = try Replay.session(stationaryTap(lift: 0.1), frame: nil, container: .scroll,
+                                   scrollAxis: .vertical, configuration: .springPress)
+        #expect(r.outcome == .tap && r.actionFired)
+        #expect(r.feedbackLatencyMs == nil)
+        #expect(r.pressDepth == 0)
+    }
+
+    // A 20 pt vertical move within 100 ms in a `scroll` container: the pan begins before the
+    // 150 ms delay, the control never sees the touch — scroll_abort, no feedback, no action.
+    @Test func earlyScrollAbortsWithoutFeedback() throws {
+        let samples = [TouchSample(t: 0, x: 100, y: 100, phase: .began),
+                       TouchSample(t: 0.05, x: 100, y: 110, phase: .moved),
+                       TouchSample(t: 0.09, x: 100, y: 120, phase: .moved),
+                       TouchSample(t: 0.2, x: 100, y: 160, phase: .ended)]
+        let r = try Replay.session(samples, frame: nil, container: .scroll, scrollAxis: .vertical,
+                                   configuration: .springPress)
+        #expect(r.outcome == .scrollAbort && r.cancelReason == nil && !r.actionFired)
+        #expect(r.feedbackLatencyMs == nil && r.actionLatencyMs == nil)
+        #expect(abs(r.maxTravelPt - 60) < 1e-9)
+    }
+
+    // expand-delayed-click, 100 ms tap, no container. The CASpringAnimation (m 1, k 100, c 1,
+    // v0 0.8) from 1 to 1.3: progress x(t) = 1 − e^(−0.5t)(cos ω_d t + B sin ω_d t), ω_d = 9.98749,
+    // B = (0.5 − 0.8)/ω_d. python3: x(1/60) = 0.02694 < 0.0505 (= 0.01515 / 0.3), x(2/60) = 0.08018:
+    // feedback at 33.33 ms. At the 0.1 s release the scale is 1 + 0.3·x(0.1) = 1.152721 and the
+    // shrink animation starts from 1.3: a jump of |1.3 − 1.152721| × 22 pt = 3.240128 pt.
+    // The action fires 300 ms after the release.
+    @Test func expandPatternJumpsOnRelease() throws {
+        let r = try Replay.session(stationaryTap(lift: 0.1), frame: nil, container: .none,
+                                   scrollAxis: .vertical, configuration: .expandDelayedClick)
+        #expect(r.outcome == .tap && r.actionFired)
+        #expect(abs(try #require(r.feedbackLatencyMs) - 2000.0 / 60) < 1e-6)
+        #expect(abs(r.releaseJumpPt - 3.240128179395582) < 1e-6)
+        #expect(abs(try #require(r.actionLatencyMs) - 300) < 1e-9)
+    }
+
+    // expand-delayed-click with a cancelled touch: the release (and the action) run on
+    // touchCancel too, 300 ms later — a false action on a press that was not a tap.
+    @Test func expandPatternFiresOnCancel() throws {
+        let r = try Replay.session(stationaryTap(lift: 0.2, phaseAtEnd: .cancelled), frame: nil,
+                                   container: .none, scrollAxis: .vertical, configuration: .expandDelayedClick)
+        #expect(r.outcome == .cancel && r.cancelReason == .system)
+        #expect(r.actionFired)
+        #expect(abs(try #require(r.actionLatencyMs) - 300) < 1e-9)
+    }
+
+    // A zero-sized frame cannot be measured: the error names the parameter.
+    @Test func invalidFrameThrows() {
+        #expect(throws: AnimationParameterError.self) {
+            try Replay.session(stationaryTap(lift: 0.1), frame: Rect(x: 0, y: 0, width: 0, height: 0),
+                               container: .none, scrollAxis: .vertical, configuration: .springPress)
+        }
+    }
+}
