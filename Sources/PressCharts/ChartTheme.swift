@@ -5,7 +5,7 @@
 /// Series colours are the Okabe–Ito colour-blind-safe palette (Okabe & Ito, "Color Universal
 /// Design", 2008), with lighter tints of the same hues for dark mode; series also differ by dash
 /// pattern so colour is never the only cue. Better/worse colours are green/red, always paired
-/// with a marker shape and a word.
+/// with a marker shape and a word. Reference lines are purple (a hue no series uses) and dashed.
 public enum ChartTheme {
     /// How many series colours (and dash patterns) exist before they repeat.
     public static let seriesCount = 6
@@ -23,14 +23,14 @@ public enum ChartTheme {
     public static let chartCSS = """
     :root {
       --pc-bg: #ffffff; --pc-fg: #1b1b1f; --pc-muted: #55585e; --pc-grid: #e2e3e8; --pc-axis: #6b6e76;
-      --pc-band: rgba(0, 114, 178, 0.10); --pc-threshold: #0072b2; --pc-marker: #55585e; --pc-ref: #b8410a;
+      --pc-band: rgba(0, 114, 178, 0.10); --pc-threshold: #0072b2; --pc-marker: #55585e; --pc-ref: #6a3d9a;
       --pc-better: #1a7f37; --pc-worse: #c62828; --pc-neutral: #7a7d85;
       --pc-s0: #0072b2; --pc-s1: #d55e00; --pc-s2: #009e73; --pc-s3: #cc79a7; --pc-s4: #8a6d00; --pc-s5: #56b4e9;
     }
     @media (prefers-color-scheme: dark) {
       :root {
         --pc-bg: #16171b; --pc-fg: #e8e8ec; --pc-muted: #a9acb4; --pc-grid: #2e3037; --pc-axis: #8d9098;
-        --pc-band: rgba(86, 180, 233, 0.16); --pc-threshold: #56b4e9; --pc-marker: #a9acb4; --pc-ref: #ff9e5e;
+        --pc-band: rgba(86, 180, 233, 0.16); --pc-threshold: #56b4e9; --pc-marker: #a9acb4; --pc-ref: #c9b0ff;
         --pc-better: #4cc26e; --pc-worse: #ff6b6b; --pc-neutral: #8d9098;
         --pc-s0: #56b4e9; --pc-s1: #ff9e5e; --pc-s2: #3fd0a4; --pc-s3: #e6a3c8; --pc-s4: #f0e442; --pc-s5: #a3d8f5;
       }
@@ -69,7 +69,7 @@ public enum ChartTheme {
     @media print {
       :root {
         --pc-bg: #ffffff; --pc-fg: #000000; --pc-muted: #333333; --pc-grid: #cccccc; --pc-axis: #555555;
-        --pc-band: rgba(0, 0, 0, 0.08); --pc-threshold: #0072b2; --pc-marker: #333333; --pc-ref: #b8410a;
+        --pc-band: rgba(0, 0, 0, 0.08); --pc-threshold: #0072b2; --pc-marker: #333333; --pc-ref: #6a3d9a;
         --pc-better: #1a7f37; --pc-worse: #c62828; --pc-neutral: #666666;
         --pc-s0: #0072b2; --pc-s1: #d55e00; --pc-s2: #009e73; --pc-s3: #cc79a7; --pc-s4: #8a6d00; --pc-s5: #56b4e9;
       }

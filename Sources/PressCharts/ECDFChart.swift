@@ -193,7 +193,7 @@ public struct ECDFChart: Chart {
             svg.text("p90", x: left + 144, y: keyY, cssClass: "pc-legend-text", centredVertically: true)
             svg.closeGroup()
             Legend.draw(&svg, entries: series.enumerated().map { ($0.offset, seriesSummary($0.element)) },
-                        left: left, top: keyTop + Metrics.legendRowHeight)
+                        left: left, top: keyTop + Metrics.legendRowHeight, maxWidth: size.width - left - Metrics.pad)
         }
         return svg.markup
     }

@@ -103,8 +103,8 @@ public struct ForestPlot: Chart {
 
     func valueText(_ row: Difference) -> String {
         let u = unit.isEmpty ? "" : " \(unit)"
-        return "\(NumberText.fixed(row.estimate, digits: digits))\(u) [\(NumberText.fixed(row.lower, digits: digits)), "
-            + "\(NumberText.fixed(row.upper, digits: digits))] \(row.verdict.rawValue)"
+        return "\(NumberText.signed(row.estimate, digits: digits))\(u) [\(NumberText.signed(row.lower, digits: digits)), "
+            + "\(NumberText.signed(row.upper, digits: digits))] \(row.verdict.rawValue)"
     }
 
     public func layout() -> Layout {

@@ -65,8 +65,9 @@ public struct HTMLPage: Sendable {
         body.append("<p>\(Markup.escape(text))</p>")
     }
 
-    /// A highlighted notice, prefixed with "Warning:" or "Note:" in words (not only colour);
-    /// warnings use `role="alert"`-free `role="note"` so screen readers read them in order.
+    /// A highlighted notice (health checks: sample ratio mismatch, low counts), prefixed with
+    /// "Warning:" or "Note:" in words so it does not rely on colour; `role="note"` (not "alert":
+    /// a static report should be read in order, not interrupt).
     public mutating func banner(_ text: String, kind: BannerKind = .warning) {
         let prefix = kind == .warning ? "Warning:" : "Note:"
         body.append("<div class=\"banner banner-\(kind.rawValue)\" role=\"note\"><strong>\(prefix)</strong> \(Markup.escape(text))</div>")

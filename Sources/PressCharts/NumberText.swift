@@ -21,6 +21,12 @@ public enum NumberText {
         return decimal(mantissa: (value < 0 ? -1 : 1) * Int64(scaled), fractionDigits: digits)
     }
 
+    /// Like `fixed`, with an explicit "+" on positive values (for differences: "+8.0", "−4.0", "0.0").
+    public static func signed(_ value: Double, digits: Int) -> String {
+        let text = fixed(value, digits: digits)
+        return value > 0 && text.contains(where: { $0 != "0" && $0 != "." }) ? "+" + text : text
+    }
+
     /// `value` rounded to at most `maxDigits` decimals, trailing zeros dropped ("83.3", "100").
     public static func compact(_ value: Double, maxDigits: Int) -> String {
         var text = fixed(value, digits: maxDigits)

@@ -88,8 +88,9 @@ public struct ScaleTimelineChart: Chart {
         public var lines: [(y: Double, label: String, labelY: Double)]
         /// The visibility band's top and bottom pixel rows, when δ is given.
         public var band: (top: Double, bottom: Double)?
-        /// Vertical markers: line x, label, label row (0 nearest the plot) and label baseline y.
-        public var markers: [(x: Double, label: String, row: Int, labelBaseline: Double)]
+        /// Vertical markers: line x, label, label row (0 nearest the plot), the label's centre x
+        /// (the line's x, moved inwards if the label would leave the drawing) and baseline y.
+        public var markers: [(x: Double, label: String, row: Int, labelX: Double, labelBaseline: Double)]
     }
 
     /// The lines drawn: the visibility band's two lines, then `horizontalLines`.
@@ -118,7 +119,11 @@ public struct ScaleTimelineChart: Chart {
                                    top: 0, right: right, bottomExtra: 0)
         let markerXs = markers.map { probe.x($0.time * ms) }
         let markerWidths = markers.map { TextLayout.estimatedWidth($0.label, fontSize: Metrics.fontSize) }
-        let markerRows = TextLayout.rows(centres: markerXs, widths: markerWidths)
+        // Label centres stay inside the drawing (a label for 0 ms would otherwise hang off the left).
+        let labelXs = markers.indices.map { i in
+            min(max(markerXs[i], markerWidths[i] / 2 + Metrics.pad), size.width - markerWidths[i] / 2 - Metrics.pad)
+        }
+        let markerRows = TextLayout.rows(centres: labelXs, widths: markerWidths)
         let rowCount = (markerRows.max() ?? -1) + 1
         let top = Metrics.pad + Double(rowCount) * Metrics.lineHeight + 4
 
@@ -138,7 +143,7 @@ public struct ScaleTimelineChart: Chart {
         let labelYs = TextLayout.spread(desired: lineYs, extents: lines.map { _ in Metrics.lineHeight - 2 }, gap: 1,
                                         limit: frame.plot.bottom + Metrics.lineHeight)
         let placedMarkers = markers.indices.map { i in
-            (x: markerXs[i], label: markers[i].label, row: markerRows[i],
+            (x: markerXs[i], label: markers[i].label, row: markerRows[i], labelX: labelXs[i],
              labelBaseline: top - 6 - Double(markerRows[i]) * Metrics.lineHeight)
         }
         var band: (top: Double, bottom: Double)?
@@ -167,7 +172,7 @@ public struct ScaleTimelineChart: Chart {
         for marker in layout.markers {
             svg.line(x1: marker.x, y1: layout.plot.top - 4 - Double(marker.row) * Metrics.lineHeight, x2: marker.x,
                      y2: layout.plot.bottom, cssClass: "pc-marker")
-            svg.text(marker.label, x: marker.x, y: marker.labelBaseline, cssClass: "pc-marker-label", anchor: .middle)
+            svg.text(marker.label, x: marker.labelX, y: marker.labelBaseline, cssClass: "pc-marker-label", anchor: .middle)
         }
         svg.closeGroup()
         frame.drawAxes(&svg)
@@ -180,9 +185,20 @@ public struct ScaleTimelineChart: Chart {
             svg.text("No frames to show", x: layout.plot.left + layout.plot.width / 2, y: layout.plot.top + layout.plot.height / 2,
                      cssClass: "pc-empty", anchor: .middle)
         }
-        Legend.draw(&svg, entries: series.enumerated().map { ($0.offset, seriesSummary($0.element)) },
-                    left: layout.plot.left, top: frame.xTitleBottom + 4)
+        Legend.draw(&svg, entries: series.enumerated().map { ($0.offset, legendText($0.element)) },
+                    left: layout.plot.left, top: frame.xTitleBottom + 4, maxWidth: size.width - layout.plot.left - Metrics.pad)
         return svg.markup
+    }
+
+    /// "name: lowest 0.950 at 283.3 ms, highest 1.300 at 300 ms" (the legend row).
+    func legendText(_ one: ScaleSeries) -> String {
+        let samples = zip(one.times, one.scales).filter { $0.0.isFinite && $0.1.isFinite }
+        guard let low = samples.min(by: { $0.1 < $1.1 }), let high = samples.max(by: { $0.1 < $1.1 }) else {
+            return "\(one.name): no frames"
+        }
+        func t(_ s: Double) -> String { NumberText.compact(s * Self.millisecondsPerSecond, maxDigits: 1) + " ms" }
+        return "\(one.name): lowest \(NumberText.fixed(low.1, digits: 3)) at \(t(low.0)), "
+            + "highest \(NumberText.fixed(high.1, digits: 3)) at \(t(high.0))"
     }
 
     /// "name: n frames over 0–500 ms; lowest 0.95 at 120 ms; highest 1.30 at 250 ms; ends at 1.00".

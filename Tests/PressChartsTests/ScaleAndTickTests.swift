@@ -84,6 +84,9 @@ struct ScaleAndTickTests {
         #expect(NumberText.compact(100, maxDigits: 1) == "100")
         #expect(NumberText.percent(0.8234) == "82.3\u{2009}%")
         #expect(NumberText.fixed(0.05, digits: 3) == "0.050")
+        #expect(NumberText.signed(8, digits: 1) == "+8.0")
+        #expect(NumberText.signed(-4, digits: 1) == "\u{2212}4.0")
+        #expect(NumberText.signed(0.01, digits: 1) == "0.0")  // rounds to zero: no sign
     }
 }
 
@@ -116,6 +119,12 @@ struct LabelLayoutTests {
         #expect(TextLayout.rows(centres: [0, 5, 300], widths: [100, 100, 100]) == [0, 1, 0])
     }
 
+    @Test func legendTextIsCutToFit() {
+        // 12 px font × 0.64 em = 7.68 px a character: 100 px holds 13 characters, so 12 + "…".
+        #expect(Legend.fitted("abcdefghijklmnopqrstuvwxyz", width: 100) == "abcdefghijkl\u{2026}")
+        #expect(Legend.fitted("short", width: 100) == "short")
+    }
+
     @Test func spreadPushesOverlappingLabelsApart() {
         // Two 14 px labels wanted at 100 and 102 with a 1 px gap: the second moves to 100 + 7 + 1 + 7 = 115.
         #expect(TextLayout.spread(desired: [102, 100], extents: [14, 14], gap: 1) == [115, 100])
@@ -128,12 +137,17 @@ struct LabelLayoutTests {
         for (i, a) in layout.markers.enumerated() {
             for b in layout.markers[(i + 1)...] where a.row == b.row {
                 let half = (TextLayout.estimatedWidth(a.label, fontSize: 12) + TextLayout.estimatedWidth(b.label, fontSize: 12)) / 2
-                #expect(abs(a.x - b.x) >= half)
+                #expect(abs(a.labelX - b.labelX) >= half)
             }
         }
         // On the ~600 px plot of 0…600 ms, "release" (300 ms) is ~133 px from the centre of the
         // ~220 px wide "feedback first shows (scroll)" label (166.7 ms): they need two rows.
         #expect(Set(layout.markers.map(\.row)).count >= 2)
+        // Every marker label stays inside the drawing, "touch-down" at 0 ms included.
+        for marker in layout.markers {
+            let half = TextLayout.estimatedWidth(marker.label, fontSize: 12) / 2
+            #expect(marker.labelX - half >= 0 && marker.labelX + half <= SampleReport.scaleChart().size.width)
+        }
         // The ±1 px labels sit at least a line apart.
         #expect(abs(layout.lines[0].labelY - layout.lines[1].labelY) >= 14)
     }
