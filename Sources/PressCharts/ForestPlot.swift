@@ -1,0 +1,179 @@
+/// Which sign of a difference (B − A) is an improvement.
+public enum PreferredDirection: String, Sendable, Equatable {
+    /// Larger is better (e.g. tap rate).
+    case higher
+    /// Smaller is better (e.g. cancel rate, feedback latency).
+    case lower
+}
+
+/// How a difference reads: significant in the preferred direction, against it, or neither.
+public enum Verdict: String, Sendable, Equatable {
+    case better
+    case worse
+    case notSignificant = "no significant difference"
+}
+
+/// One metric's difference B − A with its interval, in the plot's shared unit.
+public struct Difference: Sendable, Equatable {
+    public var metric: String
+    /// Point estimate of B − A.
+    public var estimate: Double
+    /// The interval's ends (e.g. 95 %).
+    public var lower: Double
+    public var upper: Double
+    public var preferred: PreferredDirection
+    /// The caller's significance decision (e.g. from a Mann–Whitney U test's p-value); nil means
+    /// "significant when the interval excludes zero".
+    public var significant: Bool?
+
+    public init(metric: String, estimate: Double, lower: Double, upper: Double, preferred: PreferredDirection,
+                significant: Bool? = nil) {
+        self.metric = metric
+        self.estimate = estimate
+        self.lower = lower
+        self.upper = upper
+        self.preferred = preferred
+        self.significant = significant
+    }
+
+    /// better / worse only when significant and the estimate is non-zero; which one depends on
+    /// whether the estimate's sign is the preferred direction.
+    public var verdict: Verdict {
+        let isSignificant = significant ?? (lower > 0 || upper < 0)
+        guard isSignificant, estimate != 0, estimate.isFinite else { return .notSignificant }
+        return (estimate > 0) == (preferred == .higher) ? .better : .worse
+    }
+}
+
+/// A difference ("forest") plot for A vs B: per metric a point estimate with interval whiskers
+/// against a zero line. Rows are coloured green (better) or red (worse) only when significant in
+/// that direction, grey otherwise; every row also carries a marker shape (● better, ■ worse,
+/// ○ not significant) and the verdict in words, so colour is never the only cue.
+///
+/// All rows share one x axis, so they must share one unit (make one plot per unit: percentage
+/// points for rates, milliseconds for latencies).
+public struct ForestPlot: Chart {
+    public var title: String
+    public var rows: [Difference]
+    /// The x axis title with its unit, e.g. "Difference B − A (percentage points)".
+    public var xTitle: String
+    /// Unit appended to values in the right-hand column, e.g. "pp", "ms".
+    public var unit: String
+    /// Decimals shown for values.
+    public var digits: Int
+    public var width: Double
+
+    static let rowHeight = 26.0
+
+    public init(title: String, rows: [Difference], xTitle: String, unit: String, digits: Int = 1,
+                width: Double = ChartSize.standard.width) {
+        self.title = title
+        self.rows = rows
+        self.xTitle = xTitle
+        self.unit = unit
+        self.digits = digits
+        self.width = width
+    }
+
+    public var size: ChartSize {
+        ChartSize(width: width, height: Metrics.pad * 2 + Double(max(rows.count, 1)) * Self.rowHeight + RateIntervalChart.axisHeight)
+    }
+
+    public struct Row: Sendable {
+        public var difference: Difference
+        public var verdict: Verdict
+        /// Centre of the point marker.
+        public var point: Point
+        /// Whisker from x(lower) to x(upper) at the row's centre line.
+        public var whisker: (x1: Double, x2: Double, y: Double)
+        public var valueText: String
+    }
+
+    public struct Layout: Sendable {
+        public var plot: PlotRect
+        /// Difference → x pixel.
+        public var x: LinearScale
+        public var xTicks: TickSet
+        public var xLabelStride: Int
+        /// x pixel of the zero line.
+        public var zeroX: Double
+        public var rows: [Row]
+        public var valueColumnX: Double
+    }
+
+    func valueText(_ row: Difference) -> String {
+        let u = unit.isEmpty ? "" : " \(unit)"
+        return "\(NumberText.signed(row.estimate, digits: digits))\(u) [\(NumberText.signed(row.lower, digits: digits)), "
+            + "\(NumberText.signed(row.upper, digits: digits))] \(row.verdict.rawValue)"
+    }
+
+    public func layout() -> Layout {
+        let font = Metrics.fontSize
+        let left = Metrics.pad * 2 + (rows.map { TextLayout.estimatedWidth($0.metric, fontSize: font) }.max() ?? 0)
+        let right = Metrics.pad * 2 + (rows.map { TextLayout.estimatedWidth(valueText($0), fontSize: font) }.max() ?? 0)
+        let plot = PlotRect(left: left, top: Metrics.pad, width: max(60, width - left - right),
+                            height: Double(max(rows.count, 1)) * Self.rowHeight)
+        let values = rows.flatMap { [$0.lower, $0.upper, $0.estimate] }.filter(\.isFinite) + [0]
+        let ticks = NiceTicks.ticks(from: values.min() ?? -1, to: values.max() ?? 1, count: 5)
+        let x = LinearScale(domain: (ticks.lower, ticks.upper), range: (plot.left, plot.right))
+        let stride = TextLayout.labelStride(positions: ticks.values.map { x($0) },
+                                            extents: ticks.labels.map { TextLayout.estimatedWidth($0, fontSize: font) })
+        let placed = rows.enumerated().map { index, row in
+            let y = plot.top + (Double(index) + 0.5) * Self.rowHeight
+            return Row(difference: row, verdict: row.verdict, point: Point(x: x(row.estimate), y: y),
+                       whisker: (x(row.lower), x(row.upper), y), valueText: valueText(row))
+        }
+        return Layout(plot: plot, x: x, xTicks: ticks, xLabelStride: stride, zeroX: x(0), rows: placed,
+                      valueColumnX: plot.right + Metrics.pad)
+    }
+
+    static func cssClass(_ verdict: Verdict) -> String {
+        switch verdict {
+        case .better: "pc-better"
+        case .worse: "pc-worse"
+        case .notSignificant: "pc-neutral"
+        }
+    }
+
+    public func svgContent() -> String {
+        let layout = layout()
+        let plot = layout.plot
+        var svg = SVGWriter()
+        svg.openGroup(cssClass: "pc-gridlines")
+        for value in layout.xTicks.values {
+            svg.line(x1: layout.x(value), y1: plot.top, x2: layout.x(value), y2: plot.bottom, cssClass: "pc-grid")
+        }
+        svg.closeGroup()
+        svg.line(x1: layout.zeroX, y1: plot.top, x2: layout.zeroX, y2: plot.bottom, cssClass: "pc-zero")
+        for row in layout.rows {
+            let css = Self.cssClass(row.verdict)
+            svg.openGroup(cssClass: "pc-difference", label: "\(row.difference.metric): \(row.valueText)")
+            svg.text(row.difference.metric, x: plot.left - Metrics.pad, y: row.point.y, cssClass: "pc-tick-label",
+                     anchor: .end, centredVertically: true)
+            svg.line(x1: row.whisker.x1, y1: row.whisker.y, x2: row.whisker.x2, y2: row.whisker.y, cssClass: "pc-whisker " + css)
+            for end in [row.whisker.x1, row.whisker.x2] {
+                svg.line(x1: end, y1: row.whisker.y - 5, x2: end, y2: row.whisker.y + 5, cssClass: "pc-whisker " + css)
+            }
+            switch row.verdict {
+            case .better, .notSignificant:
+                svg.circle(cx: row.point.x, cy: row.point.y, r: 5, cssClass: "pc-point " + css)
+            case .worse:
+                svg.polygon(Shapes.square(at: row.point, radius: 4.5), cssClass: "pc-point " + css)
+            }
+            svg.text(row.valueText, x: layout.valueColumnX, y: row.point.y, cssClass: css, centredVertically: true)
+            svg.closeGroup()
+        }
+        if rows.isEmpty {
+            svg.text("No differences to show", x: plot.left + plot.width / 2, y: plot.top + plot.height / 2, cssClass: "pc-empty",
+                     anchor: .middle)
+        }
+        drawXAxis(&svg, plot: plot, x: layout.x, ticks: layout.xTicks, stride: layout.xLabelStride, title: xTitle)
+        return svg.markup
+    }
+
+    public var textAlternative: String {
+        var parts = ["Difference plot (B minus A) for \(rows.count) metrics, with intervals; zero means no difference."]
+        parts += rows.map { "\($0.metric) (\($0.preferred.rawValue) is better): \(valueText($0))." }
+        return parts.joined(separator: " ")
+    }
+}
