@@ -146,6 +146,14 @@ public struct SyntheticSession: Hashable, Sendable {
     /// What the finger did: ground truth for tests; not written to the log.
     public var behavior: FingerBehavior
     public var samples: [SyntheticSample]
+
+    public init(id: String, user: String, variant: String, config: String, control: String, screen: String,
+                appVersion: String, frame: Rect, container: String, scrollAxis: ScrollAxis?, arm: Int,
+                behavior: FingerBehavior, samples: [SyntheticSample]) {
+        self.id = id; self.user = user; self.variant = variant; self.config = config; self.control = control
+        self.screen = screen; self.appVersion = appVersion; self.frame = frame; self.container = container
+        self.scrollAxis = scrollAxis; self.arm = arm; self.behavior = behavior; self.samples = samples
+    }
 }
 
 /// Produces a configuration's sessions in touch-down order. Each session's draws come from its
