@@ -20,19 +20,19 @@ enum GenerateCommand: PressCommand {
         difference. Controls: 44-120 pt wide, 44 pt high (70 %) or 44-60 pt, on a 390 x 844 pt
         screen; containers by --containers weights; scroll axis vertical 0.8, horizontal 0.15,
         both 0.05 (table: vertical).
-        Fingers (probabilities; flicks only in scroll containers, 0.25 of their touches):
-          tap        0.885  still, jitter sigma 0.2 pt (cut at 0.9 pt); lasts log-normal,
-                            median 0.105 s, sigma(ln) 0.45
-          drift      0.06   slides 2-12 pt while pressing (median 0.18 s), lifts on the button
-          drag_out   0.03   rests 0.05-0.25 s, drags 150-600 pt/s to 10-60 pt beyond the frame
+        Fingers (probabilities; flicks only in scroll containers, 0.2 of their touches):
+          tap        0.895  still, jitter sigma 0.2 pt (cut at 0.9 pt); lasts log-normal,
+                            median 0.090 s, sigma(ln) 0.45
+          drift      0.06   slides 2-12 pt while pressing (median 0.15 s), lifts on the button
+          drag_out   0.025  rests 0.05-0.15 s, drags 200-800 pt/s to 10-60 pt beyond the frame
                             grown by 70 pt (UIControl's retention margin), lifts there
-          drag_back  0.02   the same, comes back within 3 pt of the start and lifts
+          drag_back  0.015  the same, comes back within 3 pt of the start and lifts
           cancel     0.005  still; the system cancels it after a median 0.3 s
-          flick             starts moving within 0.15 s (60 %) or 0.15-0.6 s, 300-2500 pt/s
-                            along the axis for 0.06-0.2 s (>= 3 samples), lifts moving
+          flick             starts moving within 0.15 s (60 %) or 0.15-0.35 s; 300-2500 pt/s
+                            along the axis for 0.05-0.15 s (>= 3 samples), lifts moving
         Samples at --rate Hz from a random display phase; a resting finger repeats its position
         (stationary) with probability 0.3. Times are whole microseconds, positions hundredths of
-        a point.
+        a point. About 10 records per session at 60 Hz (100,000 sessions: ~1.04 M records).
         --effect VARIANT:KIND=DELTA adds DELTA to KIND's probability in one arm only (the tap
         share absorbs it; flick: within scroll containers), to build a log where the arms'
         fingers really differ, e.g. --effect B:drag_out=+0.05. KIND: drift, drag_out,
