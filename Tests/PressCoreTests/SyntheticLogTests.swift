@@ -112,6 +112,19 @@ func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSession] {
         #expect(early > 100 && late > 100)
     }
 
+    // Even the slowest flick (300 pt/s) must show ≥ 10 pt along its axis in its move samples,
+    // at any sample rate: 300 pt/s × 0.0375 s = 11.25 pt at the worst rate (see FingerModel).
+    @Test(arguments: [30.0, 60.0, 80.0, 120.0, 240.0])
+    func flicksShowTheirTravelAtEveryRate(rate: Double) throws {
+        var c = SyntheticLogConfiguration(sessions: 3000, seed: 37, containers: [ContainerShare(.scroll)], sampleRate: rate)
+        c.finger.flickSpeed = 300...300.000001
+        for f in try sessions(c) where f.behavior == .flick {
+            let down = f.samples[0]
+            let travel = f.samples.filter { $0.phase.isMove }.map { max(abs($0.x - down.x), abs($0.y - down.y)) }.max() ?? 0
+            #expect(travel >= 10, "\(f.id) at \(rate) Hz: \(travel) pt")
+        }
+    }
+
     @Test func behavioursLookLikeTheirNames() throws {
         let all = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 17))
         let margin = FingerModel().retentionMargin

@@ -197,7 +197,10 @@ public struct FingerModel: Hashable, Sendable {
     /// How long the finger moves before lifting: uniform 0.05–0.15 s, and never fewer than
     /// `flickMinimumFrames` sample intervals.
     public var flickDuration: ClosedRange<Double> = 0.05...0.15
-    public var flickMinimumFrames = 3.0
+    /// 4: the last move sample comes at least max(0.05 s − i, 3i) into the motion (i the sample
+    /// interval), at least 0.0375 s, so even the slowest flick (300 pt/s) shows ≥ 11.25 pt of
+    /// travel — more than the 10 pt hysteresis plus the 0.9 pt jitter — in its move samples.
+    public var flickMinimumFrames = 4.0
     /// Across-axis drift of a flick, as a fraction of its travel: uniform ±0.1.
     public var flickCrossRatio = 0.1
 

@@ -29,7 +29,7 @@ enum GenerateCommand: PressCommand {
           drag_back  0.015  the same, comes back within 3 pt of the start and lifts
           cancel     0.005  still; the system cancels it after a median 0.3 s
           flick             starts moving within 0.15 s (60 %) or 0.15-0.35 s; 300-2500 pt/s
-                            along the axis for 0.05-0.15 s (>= 3 samples), lifts moving
+                            along the axis for 0.05-0.15 s (>= 4 samples), lifts moving
         Samples at --rate Hz from a random display phase; a resting finger repeats its position
         (stationary) with probability 0.3. Times are whole microseconds, positions hundredths of
         a point. About 10 records per session at 60 Hz (100,000 sessions: ~1.04 M records).
