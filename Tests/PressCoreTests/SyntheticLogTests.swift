@@ -4,7 +4,7 @@ import Testing
 /// The ingest's rules for a log, checked independently of the generator: every session starts
 /// with `began`, its times never decrease, and exactly one `ended`/`cancelled` comes last.
 /// Returns the problems found (empty when valid).
-func validateLog(_ records: [(session: String, sample: TouchSample)]) -> [String] {
+private func validateLog(_ records: [(session: String, sample: TouchSample)]) -> [String] {
     var problems: [String] = []
     var lastTime: [String: Double] = [:]
     var ended: Set<String> = []
@@ -23,13 +23,13 @@ func validateLog(_ records: [(session: String, sample: TouchSample)]) -> [String
     return problems
 }
 
-func records(_ c: SyntheticLogConfiguration) throws -> [(session: String, sample: TouchSample)] {
+private func records(_ c: SyntheticLogConfiguration) throws -> [(session: String, sample: TouchSample)] {
     var out: [(session: String, sample: TouchSample)] = []
     try SyntheticLog(c).forEachRecord { s, i in out.append((s.id, s.samples[i].touchSample)) }
     return out
 }
 
-func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSession] {
+private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSession] {
     var g = try SyntheticSessionGenerator(c)
     var out: [SyntheticSession] = []
     while let s = g.next() { out.append(s) }

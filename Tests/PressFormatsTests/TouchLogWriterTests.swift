@@ -4,7 +4,7 @@ import Testing
 @testable import PressFormats
 
 /// The brief's example session: began at 12.034 s at (187.5, 402.0), a move, a lift.
-let exampleSession = SyntheticSession(
+private let exampleSession = SyntheticSession(
     id: "u42-0007", user: "u42", variant: "A", config: "spring-press", control: "buy", screen: "feed",
     appVersion: "3.2.0", frame: Rect(x: 160, y: 380, width: 88, height: 44), container: "scroll",
     scrollAxis: .vertical, arm: 0, behavior: .tap,
@@ -12,14 +12,14 @@ let exampleSession = SyntheticSession(
               SyntheticSample(microseconds: 12_051_000, xHundredths: 18790, yHundredths: 40160, phase: .moved),
               SyntheticSample(microseconds: 12_120_500, xHundredths: 18790, yHundredths: 40160, phase: .ended)])
 
-func written(_ format: TouchLogFormat, _ body: (inout TouchLogWriter) -> Void) -> String {
+private func written(_ format: TouchLogFormat, _ body: (inout TouchLogWriter) -> Void) -> String {
     var w = TouchLogWriter(format: format)
     body(&w)
     return String(decoding: w.buffer, as: UTF8.self)
 }
 
 /// Splits one CSV line per RFC 4180 (quoted fields, doubled quotes).
-func csvFields(_ line: Substring) -> [String] {
+private func csvFields(_ line: Substring) -> [String] {
     var fields: [String] = [], field = "", quoted = false, i = line.startIndex
     while i < line.endIndex {
         let c = line[i]
@@ -38,7 +38,7 @@ func csvFields(_ line: Substring) -> [String] {
 }
 
 /// The text of the number after `"key":` in a one-line JSON object.
-func jsonNumber(_ line: String, _ key: String) -> String? {
+private func jsonNumber(_ line: String, _ key: String) -> String? {
     guard let r = line.range(of: "\"\(key)\":") else { return nil }
     return String(line[r.upperBound...].prefix { $0 != "," && $0 != "}" })
 }
