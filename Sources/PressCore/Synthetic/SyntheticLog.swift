@@ -300,7 +300,7 @@ public struct SyntheticLog: Sendable {
         var slots: [SyntheticSession] = []
         var cursors: [Int] = []
         var free: [Int] = []
-        var heap = MergeHeap()
+        var heap = SyntheticMergeHeap()
         var serial = 0
         while let session = generator.next() {
             let start = session.samples[0].microseconds
@@ -310,13 +310,13 @@ public struct SyntheticLog: Sendable {
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = session; cursors[f] = 0 }
             else { slot = slots.count; slots.append(session); cursors.append(0) }
-            heap.push(MergeHeap.Entry(microseconds: start, serial: serial, slot: slot))
+            heap.push(SyntheticMergeHeap.Entry(microseconds: start, serial: serial, slot: slot))
             serial += 1
         }
         while heap.peek != nil { try emitTop(&heap, &slots, &cursors, &free, body) }
     }
 
-    private func emitTop(_ heap: inout MergeHeap, _ slots: inout [SyntheticSession], _ cursors: inout [Int],
+    private func emitTop(_ heap: inout SyntheticMergeHeap, _ slots: inout [SyntheticSession], _ cursors: inout [Int],
                          _ free: inout [Int], _ body: (SyntheticSession, Int) throws -> Void) rethrows {
         var top = heap.pop()
         let slot = top.slot
@@ -334,7 +334,7 @@ public struct SyntheticLog: Sendable {
 }
 
 /// A binary min-heap of the sessions in flight, keyed by (next record's time, session serial).
-struct MergeHeap {
+struct SyntheticMergeHeap {
     struct Entry {
         var microseconds: Int
         var serial: Int
