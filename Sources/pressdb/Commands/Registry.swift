@@ -2,6 +2,7 @@
 
 var commands: [PressCommand.Type] {
     [
+        GenerateCommand.self,
         SpringCommand.self,
     ]
 }

@@ -1,0 +1,378 @@
+// A synthetic touch log: sessions of the finger model on randomly placed buttons, assigned to
+// experiment arms, sampled at a display rate, and interleaved in time like merged device logs.
+
+/// One arm of the synthetic experiment: the variant name, the configuration its sessions carry,
+/// its share of the sessions (a relative weight), and how its fingers behave.
+public struct SyntheticArm: Hashable, Sendable {
+    public var variant: String
+    public var config: String
+    /// Relative weight; the shares are the weights over their sum.
+    public var weight: Double
+    /// Behaviour mix of this arm's fingers. The same in every arm unless an effect is asked for,
+    /// so that arms differ only by the configuration they name.
+    public var behaviors: BehaviorMix
+    public init(variant: String, config: String, weight: Double = 1, behaviors: BehaviorMix = .standard) {
+        self.variant = variant; self.config = config; self.weight = weight; self.behaviors = behaviors
+    }
+}
+
+/// A container and its relative weight among the sessions.
+public struct ContainerShare: Hashable, Sendable {
+    public var container: Container
+    public var weight: Double
+    public init(_ container: Container, weight: Double = 1) { self.container = container; self.weight = weight }
+}
+
+/// Why a synthetic log configuration cannot be used.
+public struct SyntheticLogError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Everything that determines a synthetic log. Two equal configurations give the same log.
+public struct SyntheticLogConfiguration: Hashable, Sendable {
+    /// Number of sessions (touches).
+    public var sessions: Int
+    public var seed: UInt64
+    public var arms: [SyntheticArm]
+    public var containers: [ContainerShare]
+    /// Touch sample rate in Hz (60 by default; 120 for ProMotion displays).
+    public var sampleRate: Double
+    public var finger: FingerModel
+    /// Mean time between two touch-downs in the merged log, exponentially distributed: 0.04 s.
+    /// With touches lasting ~0.1–1 s, several sessions are in flight at once.
+    public var meanTouchDownGap: Double
+    /// Mean sessions per user: 20; there are ⌈sessions / 20⌉ users, each session's user drawn
+    /// uniformly.
+    public var sessionsPerUser: Int
+
+    /// Screens a control can be on.
+    public static let screens = ["feed", "search", "product", "cart", "profile", "settings"]
+    /// Control ids.
+    public static let controls = ["buy", "like", "share", "follow", "add-to-cart", "play", "send", "close"]
+    /// App versions, each marked with SemVer build metadata `+synthetic` (semver.org §10) so that a
+    /// synthetic session is never mistaken for real data, in NDJSON and CSV alike.
+    public static let appVersions = ["3.1.4+synthetic", "3.2.0+synthetic", "3.2.1+synthetic"]
+    /// The default arms: A = spring-press, B = expand-delayed-click, 50/50.
+    public static let defaultArms = [SyntheticArm(variant: "A", config: "spring-press"),
+                                     SyntheticArm(variant: "B", config: "expand-delayed-click")]
+    /// The default containers: none 2, scroll 2, table 1 (40 % / 40 % / 20 %).
+    public static let defaultContainers = [ContainerShare(.none, weight: 2), ContainerShare(.scroll, weight: 2),
+                                           ContainerShare(.table, weight: 1)]
+    /// Scroll axes of a `scroll` or `scroll-immediate` container: vertical 0.8, horizontal 0.15,
+    /// both 0.05. A `table` always scrolls vertically (UITableView).
+    public static let scrollAxisWeights: [(ScrollAxis, Double)] = [(.vertical, 0.8), (.horizontal, 0.15), (.both, 0.05)]
+    /// Share of controls 44 pt high (Apple's minimum hit target); the rest are 44–60 pt.
+    public static let standardHeightShare = 0.7
+    /// Control widths: 44–120 pt, uniform.
+    public static let controlWidths = 44...120
+    /// Control heights when not 44: 44–60 pt, uniform.
+    public static let controlHeights = 44...60
+    /// Frames keep this far from the screen's sides (pt)...
+    public static let sideInset = 16
+    /// ...and from its top and bottom (pt), leaving room for navigation and tab bars.
+    public static let verticalInset = 120
+
+    public init(sessions: Int = 1000, seed: UInt64 = 1, arms: [SyntheticArm] = SyntheticLogConfiguration.defaultArms,
+                containers: [ContainerShare] = SyntheticLogConfiguration.defaultContainers,
+                sampleRate: Double = 60, finger: FingerModel = FingerModel(),
+                meanTouchDownGap: Double = 0.04, sessionsPerUser: Int = 20) {
+        self.sessions = sessions; self.seed = seed; self.arms = arms; self.containers = containers
+        self.sampleRate = sampleRate; self.finger = finger; self.meanTouchDownGap = meanTouchDownGap
+        self.sessionsPerUser = sessionsPerUser
+    }
+
+    /// Throws a `SyntheticLogError` naming the first thing wrong.
+    public func validate() throws {
+        if sessions < 0 { throw SyntheticLogError("the number of sessions must not be negative") }
+        if arms.isEmpty { throw SyntheticLogError("at least one variant is needed") }
+        var seen = Set<String>()
+        for a in arms {
+            if a.variant.isEmpty || a.config.isEmpty { throw SyntheticLogError("a variant needs a name and a configuration") }
+            if !seen.insert(a.variant).inserted { throw SyntheticLogError("variant '\(a.variant)' is given twice") }
+            if !(a.weight >= 0 && a.weight.isFinite) { throw SyntheticLogError("variant '\(a.variant)' has a negative share") }
+        }
+        if !arms.contains(where: { $0.weight > 0 }) { throw SyntheticLogError("the split gives every variant 0 sessions") }
+        if containers.isEmpty || !containers.contains(where: { $0.weight > 0 })
+            || containers.contains(where: { !($0.weight >= 0 && $0.weight.isFinite) }) {
+            throw SyntheticLogError("container weights must be non-negative and not all 0")
+        }
+        if !(sampleRate >= 1 && sampleRate <= 1000) { throw SyntheticLogError("the sample rate must be 1–1000 Hz") }
+        if !(meanTouchDownGap > 0) || sessionsPerUser < 1 { throw SyntheticLogError("bad session spacing") }
+    }
+}
+
+/// One sample of a synthetic session in fixed point: time in whole microseconds, position in
+/// hundredths of a point. Written as decimals, these read back exactly as `t`, `x`, `y`.
+public struct SyntheticSample: Hashable, Sendable {
+    /// Time in microseconds on the log's clock.
+    public var microseconds: Int
+    /// x in hundredths of a point.
+    public var xHundredths: Int
+    /// y in hundredths of a point.
+    public var yHundredths: Int
+    public var phase: TouchPhase
+    public init(microseconds: Int, xHundredths: Int, yHundredths: Int, phase: TouchPhase) {
+        self.microseconds = microseconds; self.xHundredths = xHundredths; self.yHundredths = yHundredths
+        self.phase = phase
+    }
+    /// Seconds: microseconds / 10⁶ (the Double nearest the decimal the writer prints).
+    public var t: Double { Double(microseconds) / 1_000_000 }
+    /// Points: hundredths / 100.
+    public var x: Double { Double(xHundredths) / 100 }
+    public var y: Double { Double(yHundredths) / 100 }
+    public var touchSample: TouchSample { TouchSample(t: t, x: x, y: y, phase: phase) }
+}
+
+/// One synthetic session: its attributes (as a `began` record carries them) and its samples,
+/// `began` first and one `ended` or `cancelled` last.
+public struct SyntheticSession: Hashable, Sendable {
+    /// `u<user>-<nnnn>`: the user and the user's session count, from 1, at least four digits.
+    public var id: String
+    public var user: String
+    public var variant: String
+    public var config: String
+    public var control: String
+    public var screen: String
+    public var appVersion: String
+    /// The control's frame, whole points.
+    public var frame: Rect
+    /// The container's short name.
+    public var container: String
+    /// The scroll axis; nil outside scroll views.
+    public var scrollAxis: ScrollAxis?
+    /// The arm's index in the configuration.
+    public var arm: Int
+    /// What the finger did: ground truth for tests; not written to the log.
+    public var behavior: FingerBehavior
+    public var samples: [SyntheticSample]
+
+    public init(id: String, user: String, variant: String, config: String, control: String, screen: String,
+                appVersion: String, frame: Rect, container: String, scrollAxis: ScrollAxis?, arm: Int,
+                behavior: FingerBehavior, samples: [SyntheticSample]) {
+        self.id = id; self.user = user; self.variant = variant; self.config = config; self.control = control
+        self.screen = screen; self.appVersion = appVersion; self.frame = frame; self.container = container
+        self.scrollAxis = scrollAxis; self.arm = arm; self.behavior = behavior; self.samples = samples
+    }
+}
+
+/// Produces a configuration's sessions in touch-down order. Each session's draws come from its
+/// own SplitMix64 streams (layout, arm assignment, finger), so the arm is drawn independently of
+/// everything the finger does.
+public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
+    public let configuration: SyntheticLogConfiguration
+    /// Stream numbers of `SplitMix64(seed:index:stream:)`.
+    enum Stream: UInt64 { case layout = 0, assignment = 1, finger = 2 }
+
+    private var index = 0
+    private var clock = 0
+    private var perUser: [Int]
+    private let armWeights: [Double]
+    private let containerWeights: [Double]
+
+    /// Throws `SyntheticLogError` when the configuration is invalid.
+    public init(_ configuration: SyntheticLogConfiguration) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        let users = max(1, (configuration.sessions + configuration.sessionsPerUser - 1) / configuration.sessionsPerUser)
+        perUser = Array(repeating: 0, count: users)
+        armWeights = configuration.arms.map(\.weight)
+        containerWeights = configuration.containers.map(\.weight)
+    }
+
+    public mutating func next() -> SyntheticSession? {
+        guard index < configuration.sessions else { return nil }
+        defer { index += 1 }
+        let c = configuration
+        let model = c.finger
+        var layout = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.layout.rawValue)
+        var assignment = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.assignment.rawValue)
+        var finger = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.finger.rawValue)
+
+        clock += Self.microseconds(layout.exponential(mean: c.meanTouchDownGap))
+        let start = clock
+        let user = layout.below(perUser.count)
+        perUser[user] += 1
+        let container = c.containers[layout.index(weights: containerWeights)].container
+        var axis: ScrollAxis? = nil
+        if container.isScrollView {
+            axis = container.name == "table" ? .vertical
+                : SyntheticLogConfiguration.scrollAxisWeights[layout.index(weights: SyntheticLogConfiguration.scrollAxisWeights.map(\.1))].0
+        }
+        let screen = SyntheticLogConfiguration.screens[layout.below(SyntheticLogConfiguration.screens.count)]
+        let control = SyntheticLogConfiguration.controls[layout.below(SyntheticLogConfiguration.controls.count)]
+        let version = SyntheticLogConfiguration.appVersions[layout.below(SyntheticLogConfiguration.appVersions.count)]
+        let w = layout.integer(SyntheticLogConfiguration.controlWidths)
+        let h = layout.bernoulli(SyntheticLogConfiguration.standardHeightShare) ? 44 : layout.integer(SyntheticLogConfiguration.controlHeights)
+        let sw = Int(model.screen.width), sh = Int(model.screen.height)
+        let fx = layout.integer(SyntheticLogConfiguration.sideInset...(sw - SyntheticLogConfiguration.sideInset - w))
+        let fy = layout.integer(SyntheticLogConfiguration.verticalInset...(sh - SyntheticLogConfiguration.verticalInset - h))
+        let frame = Rect(x: Double(fx), y: Double(fy), width: Double(w), height: Double(h))
+
+        let arm = assignment.index(weights: armWeights)
+
+        // Touch-down: around the centre (σ = a sixth of the size), at least 1 pt inside the frame.
+        let down = Point(
+            x: Self.hundredths(min(max(frame.midX + finger.normal() * frame.width / 6, frame.x + 1), frame.x + frame.width - 1)),
+            y: Self.hundredths(min(max(frame.midY + finger.normal() * frame.height / 6, frame.y + 1), frame.y + frame.height - 1)))
+        let behavior = c.arms[arm].behaviors.draw(scrollContainer: container.isScrollView, using: &finger)
+        let interval = 1 / c.sampleRate
+        let path = model.path(behavior, start: down, frame: frame, axis: axis, sampleInterval: interval, using: &finger)
+        let samples = Self.sample(path, start: start, interval: interval, model: model, using: &finger)
+
+        let id = "u\(user + 1)-" + Self.padded(perUser[user], width: 4)
+        return SyntheticSession(id: id, user: "u\(user + 1)", variant: c.arms[arm].variant, config: c.arms[arm].config,
+                                control: control, screen: screen, appVersion: version, frame: frame,
+                                container: container.name ?? "custom", scrollAxis: axis, arm: arm,
+                                behavior: behavior, samples: samples)
+    }
+
+    /// Samples `path` at the display rate: `began` at `start`, then one sample per interval from a
+    /// random display-clock phase, strictly before the lift, then the terminal sample at the lift.
+    /// A resting finger repeats its last position with `stationaryProbability` (phase
+    /// `stationary`); otherwise each sample is the path plus jitter.
+    static func sample(_ path: FingerPath, start: Int, interval: Double, model: FingerModel,
+                       using rng: inout SplitMix64) -> [SyntheticSample] {
+        let first = path.waypoints[0].point
+        var out: [SyntheticSample] = []
+        out.reserveCapacity(Int(path.duration / interval) + 3)
+        var last = SyntheticSample(microseconds: start, xHundredths: fixed(first.x), yHundredths: fixed(first.y), phase: .began)
+        out.append(last)
+        let lift = start + max(1, microseconds(path.duration))
+        let phase = rng.nextUnit() * interval
+        var k = 0
+        while true {
+            let dt = phase + Double(k) * interval
+            k += 1
+            let us = start + microseconds(dt)
+            if us <= start { continue }
+            if us >= lift { break }
+            var s = last
+            s.microseconds = us
+            if !path.isMoving(at: dt) && rng.bernoulli(model.stationaryProbability) {
+                s.phase = .stationary
+            } else {
+                let p = path.position(at: dt)
+                s.xHundredths = fixed(p.x + jitter(model, &rng))
+                s.yHundredths = fixed(p.y + jitter(model, &rng))
+                s.phase = (s.xHundredths == last.xHundredths && s.yHundredths == last.yHundredths) ? .stationary : .moved
+            }
+            out.append(s)
+            last = s
+        }
+        let p = path.position(at: path.duration)
+        out.append(SyntheticSample(microseconds: lift, xHundredths: fixed(p.x + jitter(model, &rng)),
+                                   yHundredths: fixed(p.y + jitter(model, &rng)), phase: path.terminal))
+        return out
+    }
+
+    static func jitter(_ model: FingerModel, _ rng: inout SplitMix64) -> Double {
+        min(max(rng.normal() * model.jitter, -model.jitterLimit), model.jitterLimit)
+    }
+    static func microseconds(_ seconds: Double) -> Int { Int((seconds * 1_000_000).rounded()) }
+    static func fixed(_ points: Double) -> Int { Int((points * 100).rounded()) }
+    static func hundredths(_ points: Double) -> Double { (points * 100).rounded() / 100 }
+
+    /// `n` in decimal, zero-padded to `width` digits.
+    static func padded(_ n: Int, width: Int) -> String {
+        let digits = String(n)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// The synthetic log: a configuration's sessions, their records merged in time order.
+public struct SyntheticLog: Sendable {
+    public let configuration: SyntheticLogConfiguration
+    private let sessions: SyntheticSessionGenerator
+
+    /// Throws `SyntheticLogError` when the configuration is invalid.
+    public init(_ configuration: SyntheticLogConfiguration) throws {
+        sessions = try SyntheticSessionGenerator(configuration)
+        self.configuration = configuration
+    }
+
+    /// Calls `body(session, i)` for every record, `session.samples[i]` being the record's sample,
+    /// in the merged log's order: by time, ties broken by session (in touch-down order), then by
+    /// sample. Sessions overlap in time, so their records interleave. Memory is bounded by the
+    /// sessions in flight, not by the log's size.
+    public func forEachRecord(_ body: (SyntheticSession, Int) throws -> Void) rethrows {
+        var generator = sessions
+        var slots: [SyntheticSession] = []
+        var cursors: [Int] = []
+        var free: [Int] = []
+        var heap = SyntheticMergeHeap()
+        var serial = 0
+        while let session = generator.next() {
+            let start = session.samples[0].microseconds
+            while let top = heap.peek, top.microseconds <= start {
+                try emitTop(&heap, &slots, &cursors, &free, body)
+            }
+            let slot: Int
+            if let f = free.popLast() { slot = f; slots[f] = session; cursors[f] = 0 }
+            else { slot = slots.count; slots.append(session); cursors.append(0) }
+            heap.push(SyntheticMergeHeap.Entry(microseconds: start, serial: serial, slot: slot))
+            serial += 1
+        }
+        while heap.peek != nil { try emitTop(&heap, &slots, &cursors, &free, body) }
+    }
+
+    private func emitTop(_ heap: inout SyntheticMergeHeap, _ slots: inout [SyntheticSession], _ cursors: inout [Int],
+                         _ free: inout [Int], _ body: (SyntheticSession, Int) throws -> Void) rethrows {
+        var top = heap.pop()
+        let slot = top.slot
+        let i = cursors[slot]
+        try body(slots[slot], i)
+        cursors[slot] = i + 1
+        if i + 1 < slots[slot].samples.count {
+            top.microseconds = slots[slot].samples[i + 1].microseconds
+            heap.push(top)
+        } else {
+            slots[slot].samples = []
+            free.append(slot)
+        }
+    }
+}
+
+/// A binary min-heap of the sessions in flight, keyed by (next record's time, session serial).
+struct SyntheticMergeHeap {
+    struct Entry {
+        var microseconds: Int
+        var serial: Int
+        var slot: Int
+        static func < (a: Entry, b: Entry) -> Bool {
+            a.microseconds != b.microseconds ? a.microseconds < b.microseconds : a.serial < b.serial
+        }
+    }
+    private var items: [Entry] = []
+    var peek: Entry? { items.first }
+
+    mutating func push(_ e: Entry) {
+        items.append(e)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if !(items[i] < items[parent]) { break }
+            items.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> Entry {
+        let top = items[0]
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < items.count && items[l] < items[m] { m = l }
+                if r < items.count && items[r] < items[m] { m = r }
+                if m == i { break }
+                items.swapAt(i, m)
+                i = m
+            }
+        }
+        return top
+    }
+}
