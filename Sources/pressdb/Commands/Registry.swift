@@ -2,5 +2,6 @@
 
 var commands: [PressCommand.Type] {
     [
+        IngestCommand.self,
     ]
 }
