@@ -260,7 +260,7 @@ extension CanonicalJSON {
             guard (try? s.scanObject(into: &fields)) != nil else { return [] }
             return fields.compactMap { f in
                 guard let k = try? JSONScanner.string(b, f.key) else { return nil }
-                return (k, String(decoding: UnsafeBufferPointer(rebasing: b[f.value.start..<f.value.end]), as: UTF8.self))
+                return (k, NDJSONReader.valueText(b, f.value))
             }
         }
     }

@@ -58,7 +58,7 @@ public struct NDJSONReader: RecordSource {
                 } else {
                     let key = try JSONScanner.string(line, f.key)
                     guard extraKeys.insert(key).inserted else { return reject("duplicate field \(CanonicalJSON.string(key))") }
-                    values.extras.append((key, String(decoding: UnsafeBufferPointer(rebasing: line[f.value.start..<f.value.end]), as: UTF8.self)))
+                    values.extras.append((key, Self.valueText(line, f.value)))
                 }
             }
         } catch { return reject(error.description) }
@@ -84,6 +84,12 @@ public struct NDJSONReader: RecordSource {
         case .success(let r): return .touch(r)
         case .failure(let r): return reject(r.reason)
         }
+    }
+
+    /// A value's JSON text as written (a string with its quotes).
+    static func valueText(_ b: UnsafeBufferPointer<UInt8>, _ v: JSONToken) -> String {
+        let range = v.kind == .string ? (v.start - 1)..<(v.end + 1) : v.start..<v.end
+        return String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
     }
 
     /// The known field a key names, or nil.
