@@ -2,6 +2,7 @@
 
 var commands: [PressCommand.Type] {
     [
+        IngestCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
     ]

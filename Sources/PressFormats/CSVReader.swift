@@ -1,0 +1,288 @@
+// CSV touch logs (RFC 4180): a header row naming the columns, then one touch record per row.
+import PressCore
+
+/// Reads CSV with a header row. Columns use the NDJSON field names (`session`, `t`, `phase`,
+/// `x`, `y`, `config`, …), the frame as `frame_x`, `frame_y`, `frame_w`, `frame_h`; other
+/// columns become extra attributes (string values). An empty cell is an absent field. Quoted
+/// fields may contain commas, doubled quotes and line breaks (RFC 4180 §2). A row's line number
+/// is the line it starts on.
+public struct CSVReader: RecordSource {
+    public let input: ByteInput
+    private var header: [Column]?
+    private var requiredMissing: [String] = []
+    private var cells: [Cell] = []
+    private var scratch: [UInt8] = []
+    /// The last row returned: a line in `input`'s buffer, or `scratch` when nil and `lastWasScratch`.
+    private var lastLine: UnsafeBufferPointer<UInt8>?
+    private var lastWasScratch = false
+    private var lastSession: (bytes: [UInt8], text: String) = ([], "")
+
+    /// What a column holds.
+    enum Column: Equatable {
+        case field(TouchField)
+        case frame(Int)         // 0 x, 1 y, 2 w, 3 h
+        case extra(String)
+    }
+
+    /// One cell's byte range in the row; `quoted` cells may hold doubled quotes to undo.
+    struct Cell {
+        var start: Int
+        var end: Int
+        var quoted: Bool
+    }
+
+    public init(_ input: ByteInput) {
+        self.input = input
+        cells.reserveCapacity(32)
+    }
+
+    /// The header's column names (for format detection).
+    public static func splitHeader(_ line: [UInt8]) -> [String] {
+        line.withUnsafeBufferPointer { b in
+            var cells: [Cell] = []
+            _ = split(b, into: &cells)
+            return cells.map { text(b, $0) }
+        }
+    }
+
+    public mutating func next() throws -> RecordItem? {
+        while let line = try input.nextLine() {
+            let source = SourceLocation(file: input.name, line: input.lineNumber)
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            var open = Self.split(line, into: &cells)
+            if !open {
+                if header == nil { try readHeader(line, source); continue }
+                lastLine = line
+                lastWasScratch = false
+                return row(line, source)
+            }
+            // A quoted field spans lines: gather them in `scratch` and split again.
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: line)
+            while open, let more = try input.nextLine() {
+                scratch.append(0x0A)
+                scratch.append(contentsOf: more)
+                open = scratch.withUnsafeBufferPointer { Self.split($0, into: &cells) }
+            }
+            let text = scratch
+            if header == nil {
+                if open { throw InputError("\(source): CSV header: a quoted name is not closed") }
+                try text.withUnsafeBufferPointer { try readHeader($0, source) }
+                continue
+            }
+            lastLine = nil
+            lastWasScratch = true
+            return text.withUnsafeBufferPointer { b in
+                if open {
+                    return .reject(Reject(source: source, reason: "malformed CSV: a quoted field is not closed before the end of the input",
+                                          raw: rawText(b)))
+                }
+                return row(b, source)
+            }
+        }
+        return nil
+    }
+
+    public var lastRaw: String {
+        if lastWasScratch { return scratch.withUnsafeBufferPointer(rawText) }
+        return lastLine.map(rawText) ?? ""
+    }
+
+    mutating func readHeader(_ line: UnsafeBufferPointer<UInt8>, _ source: SourceLocation) throws {
+        if let problem = utf8Problem(line) { throw InputError("\(source): CSV header: \(problem)") }
+        var columns: [Column] = []
+        var names: Set<String> = []
+        for c in cells {
+            var name = Self.text(line, c)
+            if columns.isEmpty, name.hasPrefix("\u{FEFF}") { name.removeFirst() }
+            guard names.insert(name).inserted else { throw InputError("\(source): CSV header names column \"\(name)\" twice") }
+            switch name {
+            case "frame_x": columns.append(.frame(0))
+            case "frame_y": columns.append(.frame(1))
+            case "frame_w": columns.append(.frame(2))
+            case "frame_h": columns.append(.frame(3))
+            case "frame": throw InputError("\(source): CSV gives the frame as columns frame_x, frame_y, frame_w, frame_h")
+            default:
+                if let f = TouchField.byName[name] { columns.append(.field(f)) } else { columns.append(.extra(name)) }
+            }
+        }
+        let missing = ["session", "t", "phase", "x", "y"].filter { !names.contains($0) }
+        if !missing.isEmpty {
+            throw InputError("\(source): CSV header lacks the required column\(missing.count > 1 ? "s" : "") "
+                + missing.joined(separator: ", "))
+        }
+        let frames = ["frame_x", "frame_y", "frame_w", "frame_h"].filter { names.contains($0) }
+        if !frames.isEmpty && frames.count != 4 {
+            throw InputError("\(source): CSV header needs all of frame_x, frame_y, frame_w, frame_h, or none")
+        }
+        header = columns
+    }
+
+    /// Splits a row into cells; returns true when a quoted field is still open at the end.
+    static func split(_ b: UnsafeBufferPointer<UInt8>, into cells: inout [Cell]) -> Bool {
+        cells.removeAll(keepingCapacity: true)
+        var k = 0
+        let n = b.count
+        while true {
+            if k < n, b[k] == UInt8(ascii: "\"") {
+                var j = k + 1
+                while true {
+                    guard j < n else { return true }
+                    if b[j] == UInt8(ascii: "\"") {
+                        if j + 1 < n, b[j + 1] == UInt8(ascii: "\"") { j += 2; continue }
+                        break
+                    }
+                    j += 1
+                }
+                cells.append(Cell(start: k + 1, end: j, quoted: true))
+                k = j + 1
+                // Text after the closing quote is malformed: mark it by an empty-range cell past it.
+                if k < n, b[k] != UInt8(ascii: ",") {
+                    cells.append(Cell(start: k, end: k, quoted: false))
+                    cells[cells.count - 1].start = -1
+                    return false
+                }
+            } else {
+                var j = k
+                while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
+                cells.append(Cell(start: k, end: j, quoted: false))
+                k = j
+            }
+            if k >= n { return false }
+            k += 1 // the comma
+        }
+    }
+
+    static func text(_ b: UnsafeBufferPointer<UInt8>, _ c: Cell) -> String {
+        let s = String(decoding: UnsafeBufferPointer(rebasing: b[c.start..<c.end]), as: UTF8.self)
+        return c.quoted && s.contains("\"") ? s.replacingQuotePairs() : s
+    }
+
+    mutating func row(_ b: UnsafeBufferPointer<UInt8>, _ source: SourceLocation) -> RecordItem {
+        func reject(_ reason: String) -> RecordItem { .reject(Reject(source: source, reason: reason, raw: rawText(b))) }
+        guard let header else { return reject("no header row") }
+        if let problem = utf8Problem(b) { return reject(problem) }
+        if cells.contains(where: { $0.start < 0 }) { return reject("malformed CSV: text after a closing quote") }
+        guard cells.count == header.count else {
+            return reject("row has \(cells.count) field\(cells.count == 1 ? "" : "s"), the header has \(header.count)")
+        }
+        var values = TouchFieldValues()
+        var frame: [Double?] = [nil, nil, nil, nil]
+        for (c, column) in zip(cells, header) where c.end > c.start {
+            switch column {
+            case .extra(let name):
+                values.extras.append((name, JSONText.string(Self.text(b, c))))
+            case .frame(let k):
+                switch number("frame_" + ["x", "y", "w", "h"][k], b, c) {
+                case .failure(let p): return reject(p.reason)
+                case .success(let d): frame[k] = d
+                }
+            case .field(let f):
+                if let problem = set(f, b, c, &values) { return reject(problem) }
+            }
+        }
+        let given = frame.compactMap { $0 }
+        if given.count == 4 {
+            switch FieldCheck.frame(given) {
+            case .failure(let p): return reject(p.reason)
+            case .success(let r): values.attributes.frame = r
+            }
+        } else if !given.isEmpty {
+            return reject("the frame needs all of frame_x, frame_y, frame_w, frame_h, or none")
+        }
+        switch values.record(at: source) {
+        case .success(let r): return .touch(r)
+        case .failure(let r): return reject(r.reason)
+        }
+    }
+
+    func number(_ name: String, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell) -> Result<Double, FieldProblem> {
+        let slice = UnsafeBufferPointer(rebasing: b[c.start..<c.end])
+        if let d = DecimalParser.parse(slice) { return FieldCheck.finite(name, d, text: Self.text(b, c)) }
+        let s = Self.text(b, c)
+        switch s.lowercased() {
+        case "nan", "-nan", "+nan": return .failure(FieldProblem("\"\(name)\" is NaN, not a finite number"))
+        case "inf", "-inf", "+inf", "infinity", "-infinity", "+infinity":
+            return .failure(FieldProblem("\"\(name)\" is infinite, not a finite number"))
+        default: return .failure(FieldProblem("\"\(name)\" must be a number, not \(JSONText.string(s))"))
+        }
+    }
+
+    mutating func set(_ f: TouchField, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell, _ values: inout TouchFieldValues) -> String? {
+        switch f {
+        case .t, .x, .y:
+            switch number(f.name, b, c) {
+            case .failure(let p): return p.reason
+            case .success(let d):
+                if f == .t { values.t = d } else if f == .x { values.x = d } else { values.y = d }
+            }
+        case .session:
+            let slice = UnsafeBufferPointer(rebasing: b[c.start..<c.end])
+            if !c.quoted, slice.elementsEqual(lastSession.bytes) { values.session = lastSession.text; return nil }
+            let s = Self.text(b, c)
+            if !c.quoted { lastSession = (Array(slice), s) }
+            values.session = s
+        case .phase:
+            if let p = Self.phase(UnsafeBufferPointer(rebasing: b[c.start..<c.end])), !c.quoted { values.phase = p; return nil }
+            switch FieldCheck.phase(Self.text(b, c)) {
+            case .failure(let p): return p.reason
+            case .success(let p): values.phase = p
+            }
+        case .type:
+            let s = Self.text(b, c)
+            if s != "touch" { return "unknown record type \(JSONText.string(s)) (a CSV row is a touch record)" }
+        case .container:
+            let s = Self.text(b, c)
+            let r = s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s)
+            switch r {
+            case .failure(let p): return p.reason
+            case .success(let k): values.attributes.container = k
+            }
+        case .scrollAxis:
+            switch FieldCheck.scrollAxis(Self.text(b, c)) {
+            case .failure(let p): return p.reason
+            case .success(let a): values.attributes.scrollAxis = a
+            }
+        case .frame: return nil // not a CSV column (rejected in the header)
+        case .config: values.attributes.config = Self.text(b, c)
+        case .variant: values.attributes.variant = Self.text(b, c)
+        case .control: values.attributes.control = Self.text(b, c)
+        case .user: values.attributes.user = Self.text(b, c)
+        case .device: values.attributes.device = Self.text(b, c)
+        case .appVersion: values.attributes.appVersion = Self.text(b, c)
+        case .screen: values.attributes.screen = Self.text(b, c)
+        }
+        return nil
+    }
+
+    /// The phase spelled by `b` exactly, without building a string.
+    static func phase(_ b: UnsafeBufferPointer<UInt8>) -> TouchPhase? {
+        func eq(_ w: StaticString) -> Bool {
+            guard b.count == w.utf8CodeUnitCount else { return false }
+            for k in 0..<b.count where b[k] != w.utf8Start[k] { return false }
+            return true
+        }
+        switch b.count {
+        case 5: return eq("moved") ? .moved : eq("began") ? .began : eq("ended") ? .ended : nil
+        case 9: return eq("cancelled") ? .cancelled : nil
+        case 10: return eq("stationary") ? .stationary : nil
+        default: return nil
+        }
+    }
+}
+
+extension String {
+    /// RFC 4180: a doubled quote inside a quoted field stands for one quote.
+    fileprivate func replacingQuotePairs() -> String {
+        var out = ""
+        var previousQuote = false
+        for ch in self {
+            if ch == "\"" {
+                if previousQuote { previousQuote = false; continue }
+                previousQuote = true
+            } else { previousQuote = false }
+            out.append(ch)
+        }
+        return out
+    }
+}

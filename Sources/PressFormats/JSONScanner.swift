@@ -1,0 +1,389 @@
+// A strict, allocation-light JSON reader for one NDJSON line (RFC 8259), working on bytes: it
+// validates the whole text, and locates the top-level object's fields without building
+// dictionaries or strings; callers decode only the values they need.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a JSON value is. `nonFinite` is not JSON: it stands for the bare tokens `NaN`,
+/// `Infinity` and `-Infinity` that some loggers write, so they can be rejected by name.
+public enum JSONKind: Sendable, Hashable {
+    case string, number, bool, null, object, array, nonFinite
+}
+
+/// One value located in the scanned bytes: its kind and byte range `start..<end` (for a string,
+/// the range inside the quotes). Numbers carry their value (possibly ±infinity when out of the
+/// Double range, e.g. `1e400`); `nonFinite` tokens carry NaN or ±infinity.
+public struct JSONToken: Sendable, Hashable {
+    public var kind: JSONKind
+    public var start: Int
+    public var end: Int
+    public var number: Double = 0
+    public var bool: Bool = false
+    /// The string contains backslash escapes (decode with `JSONScanner.string`).
+    public var hasEscapes: Bool = false
+}
+
+/// A field of an object: its key (a string token) and value.
+public struct JSONField: Sendable, Hashable {
+    public var key: JSONToken
+    public var value: JSONToken
+}
+
+/// Malformed JSON: what was expected and where (0-based byte offset in the line).
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+    public var description: String { "malformed JSON: \(message) (column \(offset + 1))" }
+}
+
+/// Scans JSON text held in `bytes` (which must stay valid while the scanner is used).
+public struct JSONScanner {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
+    /// Nesting limit for arrays and objects (protects the stack from hostile input).
+    public static let maximumDepth = 64
+
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    // MARK: Top level
+
+    /// Scans `bytes` as exactly one JSON object (whitespace around it allowed) and appends its
+    /// fields, in order, to `fields` (cleared first). Nested values are validated, not decoded.
+    /// - Throws: `JSONSyntaxError`.
+    public mutating func scanObject(into fields: inout [JSONField]) throws(JSONSyntaxError) {
+        fields.removeAll(keepingCapacity: true)
+        i = 0
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { throw fail("expected a JSON object starting with '{'") }
+        try object(depth: 0, fields: &fields, collect: true)
+        skipSpace()
+        if i < bytes.count { throw fail("unexpected text after the object") }
+    }
+
+    /// Scans the value in `start..<end` as exactly one object and returns its fields.
+    public static func fields(of bytes: UnsafeBufferPointer<UInt8>, in token: JSONToken) throws(JSONSyntaxError) -> [JSONField] {
+        var s = JSONScanner(bytes)
+        s.i = token.start
+        var out: [JSONField] = []
+        try s.object(depth: 0, fields: &out, collect: true)
+        return out
+    }
+
+    /// The elements of the array value `token`.
+    public static func elements(of bytes: UnsafeBufferPointer<UInt8>, in token: JSONToken) throws(JSONSyntaxError) -> [JSONToken] {
+        var s = JSONScanner(bytes)
+        s.i = token.start
+        var out: [JSONToken] = []
+        try s.array(depth: 0, elements: &out, collect: true)
+        return out
+    }
+
+    // MARK: Grammar
+
+    @inline(__always) mutating func skipSpace() {
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { return }
+        }
+    }
+
+    func fail(_ message: String) -> JSONSyntaxError { JSONSyntaxError(message: message, offset: min(i, bytes.count)) }
+
+    mutating func object(depth: Int, fields: inout [JSONField], collect: Bool) throws(JSONSyntaxError) {
+        guard depth < JSONScanner.maximumDepth else { throw fail("nested deeper than \(JSONScanner.maximumDepth) levels") }
+        let open = i
+        i += 1 // {
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+                throw fail(i >= bytes.count ? "unterminated object (opened at column \(open + 1))" : "expected a field name in double quotes")
+            }
+            let key = try string()
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a field name") }
+            i += 1
+            skipSpace()
+            let v = try value(depth: depth + 1)
+            if collect { fields.append(JSONField(key: key, value: v)) }
+            skipSpace()
+            guard i < bytes.count else { throw fail("unterminated object (opened at column \(open + 1))") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return }
+            throw fail("expected ',' or '}' after a field")
+        }
+    }
+
+    mutating func array(depth: Int, elements: inout [JSONToken], collect: Bool) throws(JSONSyntaxError) {
+        guard depth < JSONScanner.maximumDepth else { throw fail("nested deeper than \(JSONScanner.maximumDepth) levels") }
+        let open = i
+        i += 1 // [
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
+        while true {
+            skipSpace()
+            let v = try value(depth: depth + 1)
+            if collect { elements.append(v) }
+            skipSpace()
+            guard i < bytes.count else { throw fail("unterminated array (opened at column \(open + 1))") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return }
+            throw fail("expected ',' or ']' in an array")
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONToken {
+        guard i < bytes.count else { throw fail("expected a value") }
+        let b = bytes[i]
+        let start = i
+        switch b {
+        case UInt8(ascii: "\""):
+            return try string()
+        case UInt8(ascii: "{"):
+            var none: [JSONField] = []
+            try object(depth: depth, fields: &none, collect: false)
+            return JSONToken(kind: .object, start: start, end: i)
+        case UInt8(ascii: "["):
+            var none: [JSONToken] = []
+            try array(depth: depth, elements: &none, collect: false)
+            return JSONToken(kind: .array, start: start, end: i)
+        case UInt8(ascii: "t"):
+            try literal("true"); return JSONToken(kind: .bool, start: start, end: i, bool: true)
+        case UInt8(ascii: "f"):
+            try literal("false"); return JSONToken(kind: .bool, start: start, end: i, bool: false)
+        case UInt8(ascii: "n"):
+            try literal("null"); return JSONToken(kind: .null, start: start, end: i)
+        case UInt8(ascii: "N"):
+            try literal("NaN"); return JSONToken(kind: .nonFinite, start: start, end: i, number: .nan)
+        case UInt8(ascii: "I"):
+            try literal("Infinity"); return JSONToken(kind: .nonFinite, start: start, end: i, number: .infinity)
+        case UInt8(ascii: "-") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "I"):
+            i += 1
+            try literal("Infinity"); return JSONToken(kind: .nonFinite, start: start, end: i, number: -.infinity)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try number()
+        default:
+            throw fail("unexpected character '\(Self.printable(b))'")
+        }
+    }
+
+    static func printable(_ b: UInt8) -> String {
+        b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\u{\(String(b, radix: 16))}"
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let n = word.utf8CodeUnitCount
+        let w = word.utf8Start
+        guard i + n <= bytes.count else { throw fail("unexpected end of text") }
+        for k in 0..<n where bytes[i + k] != w[k] { throw fail("unexpected character '\(Self.printable(bytes[i + k]))'") }
+        i += n
+    }
+
+    /// A string token; `i` is at the opening quote. Validates escapes and rejects raw control
+    /// characters (RFC 8259 §7).
+    mutating func string() throws(JSONSyntaxError) -> JSONToken {
+        i += 1
+        let start = i
+        var escapes = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                let t = JSONToken(kind: .string, start: start, end: i, hasEscapes: escapes)
+                i += 1
+                return t
+            }
+            if b == UInt8(ascii: "\\") {
+                escapes = true
+                i += 1
+                guard i < bytes.count else { break }
+                switch bytes[i] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    i += 1
+                case UInt8(ascii: "u"):
+                    guard i + 4 < bytes.count, (1...4).allSatisfy({ Self.hexValue(bytes[i + $0]) != nil }) else {
+                        throw fail("invalid \\u escape (four hex digits expected)")
+                    }
+                    i += 5
+                default:
+                    throw fail("invalid escape '\\\(Self.printable(bytes[i]))'")
+                }
+                continue
+            }
+            if b < 0x20 { throw fail("control character in a string (escape it)") }
+            i += 1
+        }
+        throw JSONSyntaxError(message: "unterminated string (opened at column \(start))", offset: bytes.count)
+    }
+
+    static func hexValue(_ b: UInt8) -> UInt32? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(b - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(b - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(b - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    /// A number per RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    mutating func number() throws(JSONSyntaxError) -> JSONToken {
+        let start = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        func isDigit(_ k: Int) -> Bool { k < bytes.count && bytes[k] >= 0x30 && bytes[k] <= 0x39 }
+        guard isDigit(i) else { throw fail("a digit must follow '-'") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+            if isDigit(i) { throw fail("numbers must not have leading zeros") }
+        } else {
+            while isDigit(i) { i += 1 }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard isDigit(i) else { throw fail("a digit must follow '.'") }
+            while isDigit(i) { i += 1 }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard isDigit(i) else { throw fail("a digit must follow the exponent") }
+            while isDigit(i) { i += 1 }
+        }
+        let value = DecimalParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+        return JSONToken(kind: .number, start: start, end: i, number: value ?? .nan)
+    }
+
+    // MARK: Decoding
+
+    /// The text of a string token, escapes decoded. The bytes must be valid UTF-8 (validate the
+    /// line first).
+    /// - Throws: `JSONSyntaxError` for a lone UTF-16 surrogate in a `\u` escape.
+    public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONToken) throws(JSONSyntaxError) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[t.start..<t.end])
+        if !t.hasEscapes { return String(decoding: slice, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(slice.count)
+        var k = 0
+        func hex4(_ at: Int) -> UInt32 {
+            (0..<4).reduce(UInt32(0)) { $0 << 4 | hexValue(slice[at + $1])! }
+        }
+        func append(_ scalar: UInt32) {
+            if let u = Unicode.Scalar(scalar) { out.append(contentsOf: Array(String(Character(u)).utf8)) }
+        }
+        while k < slice.count {
+            let b = slice[k]
+            guard b == UInt8(ascii: "\\") else { out.append(b); k += 1; continue }
+            let e = slice[k + 1]
+            k += 2
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                let u = hex4(k)
+                k += 4
+                if u >= 0xD800 && u < 0xDC00 {
+                    guard k + 6 <= slice.count, slice[k] == UInt8(ascii: "\\"), slice[k + 1] == UInt8(ascii: "u") else {
+                        throw JSONSyntaxError(message: "unpaired UTF-16 surrogate in a \\u escape", offset: t.start + k)
+                    }
+                    let low = hex4(k + 2)
+                    guard low >= 0xDC00 && low < 0xE000 else {
+                        throw JSONSyntaxError(message: "unpaired UTF-16 surrogate in a \\u escape", offset: t.start + k)
+                    }
+                    k += 6
+                    append(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00))
+                } else if u >= 0xDC00 && u < 0xE000 {
+                    throw JSONSyntaxError(message: "unpaired UTF-16 surrogate in a \\u escape", offset: t.start + k)
+                } else {
+                    append(u)
+                }
+            default: out.append(e) // \" \\ \/
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// True when the string token's decoded text equals `word` (ASCII, no escapes in `word`).
+    @inline(__always)
+    public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONToken, _ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        if t.hasEscapes { return (try? string(bytes, t)) == word.description }
+        guard t.end - t.start == n else { return false }
+        let w = word.utf8Start
+        for k in 0..<n where bytes[t.start + k] != w[k] { return false }
+        return true
+    }
+}
+
+/// Decimal text → Double, correctly rounded.
+public enum DecimalParser {
+    /// Exact powers of ten representable in a Double (10^0 … 10^22).
+    static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
+    /// Parses a decimal number (JSON grammar, plus an optional leading `+`). Returns ±infinity
+    /// when the magnitude is beyond Double's range (e.g. `1e400`), nil when the text is not a
+    /// decimal number. Fast path (Clinger 1990): at most 15 significant digits and a power of ten
+    /// within ±22 are both exact, so one multiplication or division rounds correctly; otherwise
+    /// `strtod`.
+    public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var k = 0
+        let n = text.count
+        var negative = false
+        if k < n, text[k] == UInt8(ascii: "-") || text[k] == UInt8(ascii: "+") { negative = text[k] == UInt8(ascii: "-"); k += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exp10 = 0
+        var sawDigit = false
+        var nonzeroSeen = false
+        while k < n, text[k] >= 0x30, text[k] <= 0x39 {
+            let d = UInt64(text[k] - 0x30)
+            sawDigit = true
+            if d != 0 || nonzeroSeen { nonzeroSeen = true; digits += 1 }
+            if digits <= 19 { mantissa = mantissa &* 10 &+ d } else { exp10 += 1 }
+            k += 1
+        }
+        if k < n, text[k] == UInt8(ascii: ".") {
+            k += 1
+            while k < n, text[k] >= 0x30, text[k] <= 0x39 {
+                let d = UInt64(text[k] - 0x30)
+                sawDigit = true
+                if d != 0 || nonzeroSeen { nonzeroSeen = true; digits += 1 }
+                if digits <= 19 { mantissa = mantissa &* 10 &+ d; exp10 -= 1 }
+                k += 1
+            }
+        }
+        guard sawDigit else { return nil }
+        var e = 0
+        if k < n, text[k] == UInt8(ascii: "e") || text[k] == UInt8(ascii: "E") {
+            k += 1
+            var eneg = false
+            if k < n, text[k] == UInt8(ascii: "+") || text[k] == UInt8(ascii: "-") { eneg = text[k] == UInt8(ascii: "-"); k += 1 }
+            var sawExp = false
+            while k < n, text[k] >= 0x30, text[k] <= 0x39 {
+                sawExp = true
+                if e < 100_000 { e = e * 10 + Int(text[k] - 0x30) }
+                k += 1
+            }
+            guard sawExp else { return nil }
+            if eneg { e = -e }
+        }
+        guard k == n else { return nil }
+        let total = exp10 + e
+        if digits <= 15, total >= -22, total <= 22 {
+            var v = Double(mantissa)
+            if total >= 0 { v *= exactPowers[total] } else { v /= exactPowers[-total] }
+            return negative ? -v : v
+        }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        return strtodFallback(text)
+    }
+
+    static func strtodFallback(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+        var buffer = [CChar](repeating: 0, count: text.count + 1)
+        for k in 0..<text.count { buffer[k] = CChar(bitPattern: text[k]) }
+        return buffer.withUnsafeBufferPointer { strtod($0.baseAddress!, nil) }
+    }
+}

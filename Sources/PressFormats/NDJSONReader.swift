@@ -1,0 +1,224 @@
+// NDJSON touch logs: one JSON object per line (see docs/log-format.md).
+import PressCore
+
+/// Reads NDJSON: each non-blank line is one object — a touch record (`"type":"touch"` or no
+/// type), or a configuration (`"type":"config"`). Any other line becomes a `Reject` with its
+/// reason and raw text; reading continues.
+///
+///     var r = NDJSONReader(try ByteInput(path: "events.ndjson"))
+///     while let item = try r.next() { … }
+public struct NDJSONReader: RecordSource {
+    public let input: ByteInput
+    private var fields: [JSONField] = []
+    /// The last line returned; points into `input`'s buffer, valid until the next `next()`.
+    private var lastLine: UnsafeBufferPointer<UInt8>?
+
+    public init(_ input: ByteInput) {
+        self.input = input
+        fields.reserveCapacity(32)
+    }
+
+    public mutating func next() throws -> RecordItem? {
+        while let line = try input.nextLine() {
+            if isBlank(line) { continue }
+            let source = SourceLocation(file: input.name, line: input.lineNumber)
+            lastLine = line
+            return decode(line, source)
+        }
+        return nil
+    }
+
+    public var lastRaw: String { lastLine.map(rawText) ?? "" }
+
+    func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in line where !(b == 0x20 || b == 0x09 || b == 0x0D) { return false }
+        return true
+    }
+
+    /// One line → a record or a reject.
+    mutating func decode(_ line: UnsafeBufferPointer<UInt8>, _ source: SourceLocation) -> RecordItem {
+        func reject(_ reason: String) -> RecordItem { .reject(Reject(source: source, reason: reason, raw: rawText(line))) }
+        if let problem = utf8Problem(line) { return reject(problem) }
+        var scanner = JSONScanner(line)
+        do { try scanner.scanObject(into: &fields) } catch { return reject(error.description) }
+
+        var values = TouchFieldValues()
+        var seen: UInt32 = 0
+        var typeToken: JSONToken?
+        var extraKeys: Set<String> = []
+        do {
+            for f in fields {
+                let known = Self.fieldID(line, f.key)
+                if let known {
+                    let bit = UInt32(1) << UInt32(known.rawValue)
+                    if seen & bit != 0 { return reject("duplicate field \"\(known.name)\"") }
+                    seen |= bit
+                    if known == .type { typeToken = f.value; continue }
+                    if let problem = try Self.set(known, f.value, in: line, &values) { return reject(problem) }
+                } else {
+                    let key = try JSONScanner.string(line, f.key)
+                    guard extraKeys.insert(key).inserted else { return reject("duplicate field \(JSONText.string(key))") }
+                    values.extras.append((key, Self.valueText(line, f.value)))
+                }
+            }
+        } catch { return reject(error.description) }
+
+        if let typeToken {
+            guard typeToken.kind == .string, let type = try? JSONScanner.string(line, typeToken) else {
+                return reject("\"type\" must be a string")
+            }
+            switch type {
+            case "touch": break
+            case "config":
+                guard let nameField = fields.first(where: { JSONScanner.equals(line, $0.key, "name") }),
+                      nameField.value.kind == .string,
+                      let name = try? JSONScanner.string(line, nameField.value), !name.isEmpty else {
+                    return reject("configuration record needs a non-empty string \"name\"")
+                }
+                return .config(ConfigRecordText(name: name, json: rawText(line), source: source))
+            default:
+                return reject("unknown record type \(JSONText.string(type)) (known: touch, config)")
+            }
+        }
+        switch values.record(at: source) {
+        case .success(let r): return .touch(r)
+        case .failure(let r): return reject(r.reason)
+        }
+    }
+
+    /// A value's JSON text as written (a string with its quotes).
+    static func valueText(_ b: UnsafeBufferPointer<UInt8>, _ v: JSONToken) -> String {
+        let range = v.kind == .string ? (v.start - 1)..<(v.end + 1) : v.start..<v.end
+        return String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
+    }
+
+    /// The known field a key names, or nil.
+    @inline(__always)
+    static func fieldID(_ b: UnsafeBufferPointer<UInt8>, _ key: JSONToken) -> TouchField? {
+        if key.hasEscapes {
+            guard let s = try? JSONScanner.string(b, key) else { return nil }
+            return TouchField.byName[s]
+        }
+        switch key.end - key.start {
+        case 1:
+            switch b[key.start] {
+            case UInt8(ascii: "t"): return .t
+            case UInt8(ascii: "x"): return .x
+            case UInt8(ascii: "y"): return .y
+            default: return nil
+            }
+        case 4:
+            if JSONScanner.equals(b, key, "type") { return .type }
+            if JSONScanner.equals(b, key, "user") { return .user }
+        case 5:
+            if JSONScanner.equals(b, key, "phase") { return .phase }
+            if JSONScanner.equals(b, key, "frame") { return .frame }
+        case 6:
+            if JSONScanner.equals(b, key, "config") { return .config }
+            if JSONScanner.equals(b, key, "device") { return .device }
+            if JSONScanner.equals(b, key, "screen") { return .screen }
+        case 7:
+            if JSONScanner.equals(b, key, "session") { return .session }
+            if JSONScanner.equals(b, key, "variant") { return .variant }
+            if JSONScanner.equals(b, key, "control") { return .control }
+        case 9:
+            if JSONScanner.equals(b, key, "container") { return .container }
+        case 11:
+            if JSONScanner.equals(b, key, "scroll_axis") { return .scrollAxis }
+            if JSONScanner.equals(b, key, "app_version") { return .appVersion }
+        default: break
+        }
+        return nil
+    }
+
+    static func kindName(_ k: JSONKind) -> String {
+        switch k {
+        case .string: return "a string"
+        case .number, .nonFinite: return "a number"
+        case .bool: return "true/false"
+        case .null: return "null"
+        case .object: return "an object"
+        case .array: return "an array"
+        }
+    }
+
+    /// Stores one known field's value; returns the reason when it is invalid.
+    static func set(_ field: TouchField, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
+                    _ values: inout TouchFieldValues) throws(JSONSyntaxError) -> String? {
+        func text() -> String { String(decoding: UnsafeBufferPointer(rebasing: b[v.start..<v.end]), as: UTF8.self) }
+        func number() -> Result<Double, FieldProblem> {
+            guard v.kind == .number || v.kind == .nonFinite else {
+                return .failure(FieldProblem("\"\(field.name)\" must be a number, not \(kindName(v.kind))"))
+            }
+            return FieldCheck.finite(field.name, v.number, text: text())
+        }
+        func string() throws(JSONSyntaxError) -> Result<String?, FieldProblem> {
+            if v.kind == .null { return .success(nil) }
+            guard v.kind == .string else { return .failure(FieldProblem("\"\(field.name)\" must be a string, not \(kindName(v.kind))")) }
+            return .success(try JSONScanner.string(b, v))
+        }
+        switch field {
+        case .type: return nil
+        case .t, .x, .y:
+            switch number() {
+            case .failure(let r): return r.reason
+            case .success(let d):
+                if field == .t { values.t = d } else if field == .x { values.x = d } else { values.y = d }
+            }
+        case .session:
+            guard v.kind == .string else { return "\"session\" must be a string, not \(kindName(v.kind))" }
+            switch FieldCheck.session(try JSONScanner.string(b, v)) {
+            case .failure(let r): return r.reason
+            case .success(let s): values.session = s
+            }
+        case .phase:
+            guard v.kind == .string else { return "\"phase\" must be a string, not \(kindName(v.kind))" }
+            switch FieldCheck.phase(try JSONScanner.string(b, v)) {
+            case .failure(let r): return r.reason
+            case .success(let p): values.phase = p
+            }
+        case .frame:
+            if v.kind == .null { return nil }
+            guard v.kind == .array else { return "\"frame\" must be [x, y, width, height], not \(kindName(v.kind))" }
+            let elements = try JSONScanner.elements(of: b, in: v)
+            guard elements.allSatisfy({ $0.kind == .number || $0.kind == .nonFinite }) else {
+                return "\"frame\" must be [x, y, width, height], 4 numbers"
+            }
+            switch FieldCheck.frame(elements.map(\.number)) {
+            case .failure(let r): return r.reason
+            case .success(let r): values.attributes.frame = r
+            }
+        case .container:
+            if v.kind == .null { return nil }
+            switch ContainerJSON.parse(b, v) {
+            case .failure(let r): return r.reason
+            case .success(let c): values.attributes.container = c
+            }
+        case .scrollAxis:
+            switch try string() {
+            case .failure(let r): return r.reason
+            case .success(nil): break
+            case .success(let s?):
+                switch FieldCheck.scrollAxis(s) {
+                case .failure(let r): return r.reason
+                case .success(let a): values.attributes.scrollAxis = a
+                }
+            }
+        case .config, .variant, .control, .user, .device, .appVersion, .screen:
+            switch try string() {
+            case .failure(let r): return r.reason
+            case .success(let s):
+                switch field {
+                case .config: values.attributes.config = s
+                case .variant: values.attributes.variant = s
+                case .control: values.attributes.control = s
+                case .user: values.attributes.user = s
+                case .device: values.attributes.device = s
+                case .appVersion: values.attributes.appVersion = s
+                default: values.attributes.screen = s
+                }
+            }
+        }
+        return nil
+    }
+}

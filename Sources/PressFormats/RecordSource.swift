@@ -1,0 +1,263 @@
+// The reader interface every log format implements: a streaming source of records and rejects
+// over an input read in large chunks. Add a format by writing a `RecordSource` and a case of
+// `InputFormat`.
+import PressCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `{"type":"config", ...}` record, kept as the JSON text read (the configuration loader
+/// interprets it).
+public struct ConfigRecordText: Hashable, Sendable {
+    public var name: String
+    public var json: String
+    public var source: SourceLocation
+    public init(name: String, json: String, source: SourceLocation) {
+        self.name = name; self.json = json; self.source = source
+    }
+}
+
+/// What a record source yields, one line (or CSV row) at a time.
+public enum RecordItem: Hashable, Sendable {
+    case touch(TouchRecord)
+    case config(ConfigRecordText)
+    case reject(Reject)
+}
+
+/// A streaming source of records and rejects: NDJSON, CSV, and the formats other parsers add.
+/// Sources hold only the current chunk of input, so memory stays flat however long it is.
+public protocol RecordSource {
+    /// The next record or reject, or nil at the end of the input.
+    /// - Throws: `InputError` when the input cannot be read (an I/O error, not bad content).
+    mutating func next() throws -> RecordItem?
+    /// The raw text of the line (or CSV row) that produced the item last returned, for a reject
+    /// found later (e.g. by session assembly). Empty before the first item.
+    var lastRaw: String { get }
+}
+
+/// The input cannot be read (missing file, I/O error) or its format cannot be told.
+public struct InputError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+// MARK: - Input bytes
+
+/// An input file or stream read in large chunks, split into lines without copying. Hashes every
+/// byte (FNV-1a 64) and counts bytes and lines as it goes.
+public final class ByteInput {
+    /// The name used in messages and the `sources` table: the path, or `-` for standard input.
+    public let name: String
+    private let fd: Int32
+    private let ownsFD: Bool
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    /// The hash of every byte read so far.
+    public private(set) var hash = FNV1a64()
+    public private(set) var bytesRead = 0
+    /// The 1-based number of the last line returned by `nextLine()`.
+    public private(set) var lineNumber = 0
+
+    /// Bytes read per `read(2)` call: 1 MiB (large enough that system calls do not matter).
+    public static let chunkSize = 1 << 20
+
+    /// Opens `path` for reading.
+    /// - Throws: `InputError` naming the file and the system's reason.
+    public init(path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError("\(path): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw InputError("\(path): is a directory")
+        }
+        self.fd = fd
+        ownsFD = true
+        name = path
+        capacity = ByteInput.chunkSize
+        buffer = .allocate(capacity: capacity)
+    }
+
+    /// Reads an already open descriptor (standard input is `init(fileDescriptor: 0, name: "-")`);
+    /// it is not closed.
+    public init(fileDescriptor: Int32, name: String) {
+        fd = fileDescriptor
+        ownsFD = false
+        self.name = name
+        capacity = ByteInput.chunkSize
+        buffer = .allocate(capacity: capacity)
+    }
+
+    /// In-memory input (tests, small documents).
+    public init(bytes: [UInt8], name: String) {
+        fd = -1
+        ownsFD = false
+        self.name = name
+        capacity = max(bytes.count, 1)
+        buffer = .allocate(capacity: capacity)
+        bytes.withUnsafeBufferPointer { b in
+            if let base = b.baseAddress { buffer.update(from: base, count: b.count) }
+        }
+        end = bytes.count
+        hash.update(bytes)
+        bytesRead = bytes.count
+        atEOF = true
+    }
+
+    public convenience init(text: String, name: String) { self.init(bytes: Array(text.utf8), name: name) }
+
+    deinit {
+        buffer.deallocate()
+        if ownsFD { close(fd) }
+    }
+
+    /// Reads more bytes after `end`, moving the unread window to the front and growing the
+    /// buffer when it is full. False at end of input.
+    private func fill() throws -> Bool {
+        if atEOF { return false }
+        if start > 0 {
+            if end > start { buffer.update(from: buffer + start, count: end - start) }
+            end -= start
+            start = 0
+        }
+        if end == capacity {
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer, count: end)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        while true {
+            let n = read(fd, buffer + end, capacity - end)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError("\(name): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { atEOF = true; return false }
+            hash.update(UnsafeBufferPointer(start: buffer + end, count: n))
+            end += n
+            bytesRead += n
+            return true
+        }
+    }
+
+    /// The next line without its `\n` (or `\r\n`), valid until the next call; nil at the end.
+    /// A last line without a newline is returned too.
+    public func nextLine() throws -> UnsafeBufferPointer<UInt8>? {
+        var scanFrom = start
+        while true {
+            if let nl = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
+                let p = nl.assumingMemoryBound(to: UInt8.self)
+                var lineEnd = p - buffer
+                let lineStart = start
+                start = lineEnd + 1
+                if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                lineNumber += 1
+                return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
+            }
+            let scanned = end - start
+            if try !fill() {
+                guard end > start else { return nil }
+                var lineEnd = end
+                let lineStart = start
+                start = end
+                if buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                lineNumber += 1
+                return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
+            }
+            scanFrom = start + scanned
+        }
+    }
+
+    /// The first byte that is not blank (space, tab, CR, LF, or a UTF-8 byte-order mark), without
+    /// consuming anything; nil for an empty input. Used to detect the format.
+    public func peekFirstNonBlankByte() throws -> UInt8? {
+        var k = start
+        while true {
+            while k < end {
+                let b = buffer[k]
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0xEF || b == 0xBB || b == 0xBF { k += 1; continue }
+                return b
+            }
+            let offset = k - start
+            guard try fill() else { return nil }
+            k = start + offset
+        }
+    }
+
+    /// The first line (up to `limit` bytes), without consuming it.
+    public func peekFirstLine(limit: Int = 65_536) throws -> [UInt8] {
+        while true {
+            if let nl = memchr(buffer + start, 0x0A, end - start) {
+                let n = nl.assumingMemoryBound(to: UInt8.self) - (buffer + start)
+                return Array(UnsafeBufferPointer(start: buffer + start, count: min(n, limit)))
+            }
+            if end - start >= limit { break }
+            guard try fill() else { break }
+        }
+        return Array(UnsafeBufferPointer(start: buffer + start, count: min(end - start, limit)))
+    }
+}
+
+// MARK: - Formats
+
+/// The input formats `pressdb ingest` reads. Getevent/evemu parsers add cases here.
+public enum InputFormat: String, CaseIterable, Sendable {
+    case ndjson, csv
+
+    /// Tells the format from the content: a first non-blank byte `{` is NDJSON; otherwise a CSV
+    /// whose header row has `session` and `t` columns.
+    /// - Throws: `InputError` when neither fits.
+    public static func detect(_ input: ByteInput) throws -> InputFormat {
+        guard let first = try input.peekFirstNonBlankByte() else { return .ndjson } // empty: nothing to read
+        if first == UInt8(ascii: "{") { return .ndjson }
+        let header = try input.peekFirstLine()
+        let names = CSVReader.splitHeader(header)
+        if names.contains("session") && names.contains("t") { return .csv }
+        throw InputError("\(input.name): cannot tell the format: not NDJSON (the first character is not '{') "
+            + "and not CSV (no header row with 'session' and 't' columns); use --format")
+    }
+
+    /// A record source reading `input` in this format.
+    public func reader(_ input: ByteInput) -> any RecordSource {
+        switch self {
+        case .ndjson: return NDJSONReader(input)
+        case .csv: return CSVReader(input)
+        }
+    }
+}
+
+// MARK: - Shared validation
+
+/// UTF-8 validation of a line: nil when valid, else a reason naming the offending byte.
+func utf8Problem(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+    var ascii = true
+    for b in line where b >= 0x80 { ascii = false; break }
+    if ascii { return nil }
+    if String(validating: line, as: UTF8.self) != nil { return nil }
+    // Locate the first invalid byte for the message.
+    var k = 0
+    while k < line.count {
+        let b = line[k]
+        let n: Int
+        switch b {
+        case 0x00..<0x80: n = 1
+        case 0xC2..<0xE0: n = 2
+        case 0xE0..<0xF0: n = 3
+        case 0xF0..<0xF5: n = 4
+        default: return "invalid UTF-8 (byte 0x\(String(b, radix: 16)) at column \(k + 1))"
+        }
+        if k + n > line.count || String(validating: UnsafeBufferPointer(rebasing: line[k..<k + n]), as: UTF8.self) == nil {
+            return "invalid UTF-8 (byte 0x\(String(b, radix: 16)) at column \(k + 1))"
+        }
+        k += n
+    }
+    return "invalid UTF-8"
+}
+
+/// The raw text of a line for the rejects table (invalid UTF-8 replaced by U+FFFD).
+func rawText(_ line: UnsafeBufferPointer<UInt8>) -> String { String(decoding: line, as: UTF8.self) }

@@ -1,0 +1,296 @@
+// A thin skin over SQLite's C API: one connection (`Database`), one prepared statement
+// (`Statement`), errors that carry SQLite's result code, its message and the SQL that failed.
+// The vocabulary is SQLite's own: open, prepare, bind, step, reset, finalize.
+import CSQLite
+
+// MARK: - Errors
+
+/// An SQLite failure: the primary result code (`SQLITE_CONSTRAINT` = 19, `SQLITE_BUSY` = 5, …),
+/// SQLite's message, and the SQL that failed (empty when none was involved, e.g. opening).
+public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    /// SQLite's extended result code as returned (e.g. 2067 `SQLITE_CONSTRAINT_UNIQUE`).
+    public var code: Int32
+    public var message: String
+    public var sql: String
+    public init(code: Int32, message: String, sql: String = "") {
+        self.code = code; self.message = message; self.sql = sql
+    }
+    /// The primary result code (the low 8 bits of the extended code).
+    public var primaryCode: Int32 { code & 0xFF }
+    public var description: String {
+        let base = "SQLite error \(code): \(message)"
+        return sql.isEmpty ? base : base + " (while running: \(sql.trimmingWhitespace()))"
+    }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}
+
+// MARK: - Values
+
+/// A value bound to or read from SQLite, in SQLite's five storage classes.
+public enum SQLValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+// MARK: - Database
+
+/// One SQLite connection. Opened read-write (created when missing) or truly read-only
+/// (`SQLITE_OPEN_READONLY` and `PRAGMA query_only = 1`). Closed in `deinit`.
+///
+///     let db = try Database(path: "pressdb.sqlite")
+///     try db.execute("CREATE TABLE t(x)")
+///     let n = try db.prepare("SELECT count(*) FROM t").scalarInt()
+///
+/// Not thread-safe: use one connection per thread (SQLite's WAL mode lets a reader and a writer
+/// run at once on separate connections).
+public final class Database {
+    /// The raw `sqlite3*` handle, for registering SQL functions with `sqlite3_create_function_v2`.
+    /// Owned by this object: do not close it.
+    public let handle: OpaquePointer
+    /// The file path given at open.
+    public let path: String
+    public let isReadOnly: Bool
+
+    /// How long a statement waits for another connection's lock before failing with
+    /// `SQLITE_BUSY`, in milliseconds. 5 s: long enough for a writer's batch (about 0.5 s) to
+    /// commit while a report reads.
+    public static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    /// Opens `path`. Read-write creates the file when missing; read-only fails when it is
+    /// missing. Sets the busy timeout and turns foreign keys on. Does not migrate: see
+    /// `Schema.open`.
+    /// - Throws: `DatabaseError` when SQLite cannot open the file.
+    public init(path: String, readOnly: Bool = false) throws {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw DatabaseError(code: rc, message: "cannot open \(path): \(message)")
+        }
+        handle = db
+        self.path = path
+        isReadOnly = readOnly
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Database.busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        if readOnly { try execute("PRAGMA query_only = 1") }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// The error SQLite reports for the last failed call on this connection.
+    func error(_ code: Int32, sql: String = "") -> DatabaseError {
+        DatabaseError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs one or more SQL statements that return no rows (`sqlite3_exec`).
+    /// - Throws: `DatabaseError` with the failing SQL.
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw DatabaseError(code: rc, message: text, sql: sql)
+        }
+    }
+
+    /// Compiles `sql` (one statement) into a prepared `Statement`.
+    /// - Throws: `DatabaseError` when the SQL does not compile.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// The rowid of the last successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// True while a transaction is open (not in autocommit mode).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// `PRAGMA user_version`: the schema version pressdb's migrations record.
+    public var userVersion: Int {
+        get throws { Int(try prepare("PRAGMA user_version").scalarInt() ?? 0) }
+    }
+
+    // MARK: Transactions
+
+    /// Starts a transaction: `BEGIN IMMEDIATE` takes the write lock at once, so a conflict shows
+    /// up here (after the busy timeout) rather than half-way through.
+    public func begin() throws { try execute("BEGIN IMMEDIATE") }
+    public func commit() throws { try execute("COMMIT") }
+    /// Rolls back when a transaction is open; never throws (used on error paths).
+    public func rollback() {
+        if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try begin()
+        do {
+            let value = try body()
+            try commit()
+            return value
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+}
+
+// MARK: - Statement
+
+/// A prepared statement (`sqlite3_stmt`), finalized in `deinit`. Parameters are 1-based as in
+/// SQLite (`?1`, `?2`, …); columns are 0-based, as `sqlite3_column_*`.
+///
+///     let s = try db.prepare("INSERT INTO t(x, y) VALUES (?, ?)")
+///     s.bind(1, 42); s.bind(2, "text")
+///     try s.run()          // step to done, then reset for the next row
+public final class Statement {
+    public let handle: OpaquePointer
+    public let sql: String
+    unowned let database: Database
+
+    init(database: Database, sql: String) throws {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw database.error(rc, sql: sql) }
+        handle = stmt
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: Binding
+
+    public func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
+    public func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    public func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
+    public func bind(_ index: Int32, _ value: Bool) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
+    public func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+    /// Binds text (copied by SQLite, `SQLITE_TRANSIENT`).
+    public func bind(_ index: Int32, _ value: String) {
+        sqlite3_bind_text(handle, index, value, -1, pressdb_sqlite_transient)
+    }
+    /// Binds a blob (copied by SQLite). An empty array binds a zero-length blob, not NULL.
+    public func bind(_ index: Int32, blob: [UInt8]) {
+        _ = blob.withUnsafeBytes { raw -> Int32 in
+            if raw.isEmpty { return sqlite3_bind_zeroblob(handle, index, 0) }
+            return sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), pressdb_sqlite_transient)
+        }
+    }
+    public func bind(_ index: Int32, _ value: String?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+    public func bind(_ index: Int32, _ value: Double?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+    public func bind(_ index: Int32, _ value: Int64?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+    public func bind(_ index: Int32, _ value: SQLValue) {
+        switch value {
+        case .null: bindNull(index)
+        case .integer(let v): bind(index, v)
+        case .real(let v): bind(index, v)
+        case .text(let v): bind(index, v)
+        case .blob(let v): bind(index, blob: v)
+        }
+    }
+    /// Binds `values` to parameters 1, 2, ….
+    public func bind(_ values: [SQLValue]) {
+        for (i, v) in values.enumerated() { bind(Int32(i + 1), v) }
+    }
+    public func clearBindings() { sqlite3_clear_bindings(handle) }
+
+    // MARK: Stepping
+
+    /// Steps once: true when a row is available, false when done.
+    /// - Throws: `DatabaseError` with this statement's SQL.
+    @discardableResult
+    public func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let e = database.error(rc, sql: sql)
+            sqlite3_reset(handle)
+            throw e
+        }
+    }
+
+    /// Resets the statement to run again; bindings are kept.
+    public func reset() { sqlite3_reset(handle) }
+
+    /// Steps to completion (for INSERT/UPDATE/DELETE), then resets.
+    public func run() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Steps once and returns column 0 as an integer (nil for no row or NULL), then resets.
+    public func scalarInt() throws -> Int64? {
+        defer { sqlite3_reset(handle) }
+        guard try step(), !isNull(0) else { return nil }
+        return int64(0)
+    }
+
+    /// Steps once and returns column 0 as text (nil for no row or NULL), then resets.
+    public func scalarText() throws -> String? {
+        defer { sqlite3_reset(handle) }
+        guard try step(), !isNull(0) else { return nil }
+        return text(0)
+    }
+
+    // MARK: Columns
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    public func columnName(_ i: Int32) -> String { String(cString: sqlite3_column_name(handle, i)) }
+    public func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+    public func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
+    public func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(handle, i)) }
+    public func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
+    public func text(_ i: Int32) -> String {
+        guard let p = sqlite3_column_text(handle, i) else { return "" }
+        let n = Int(sqlite3_column_bytes(handle, i))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+    public func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
+    public func optionalDouble(_ i: Int32) -> Double? { isNull(i) ? nil : double(i) }
+    public func optionalInt64(_ i: Int32) -> Int64? { isNull(i) ? nil : int64(i) }
+    /// Calls `body` with the blob's bytes, valid only during the call (no copy).
+    public func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let p = sqlite3_column_blob(handle, i)
+        let n = Int(sqlite3_column_bytes(handle, i))
+        return try body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : n))
+    }
+    public func blob(_ i: Int32) -> [UInt8] { withBlob(i) { Array($0) } }
+    /// The column as an `SQLValue` in its storage class.
+    public func value(_ i: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: return .integer(int64(i))
+        case SQLITE_FLOAT: return .real(double(i))
+        case SQLITE_TEXT: return .text(text(i))
+        case SQLITE_BLOB: return .blob(blob(i))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,277 @@
+// Ingest: record sources → assembled sessions → the database, in batched transactions.
+import PressCore
+import PressFormats
+
+/// How an ingest behaves.
+public struct IngestOptions: Sendable {
+    /// Any reject aborts the whole ingest; nothing is written.
+    public var strict = false
+    /// Config name for sessions that give none (applied when a session is stored complete).
+    public var defaultConfig: String?
+    /// Container for sessions that give none (applied when a session is stored complete).
+    public var defaultContainer: Container?
+    /// A transaction is committed after this many new sessions…
+    public var batchSessions = 10_000
+    /// …or after this many seconds, whichever comes first.
+    public var batchSeconds = 0.5
+    /// How many reject messages the summary keeps (all are stored in `rejects`).
+    public var rejectMessagesKept = 20
+    public init() {}
+}
+
+/// What an ingest did.
+public struct IngestSummary: Sendable {
+    public var files = 0
+    public var bytes = 0
+    /// Non-blank lines (CSV: data rows) read.
+    public var records = 0
+    public var configRecords = 0
+    public var sessionsNew = 0
+    /// Of `sessionsNew`, sessions that a pending (open) session from an earlier ingest completed.
+    public var sessionsCompletedFromPending = 0
+    public var duplicates = 0
+    public var conflicts = 0
+    /// Sessions still open at the end, kept in `pending`.
+    public var pending = 0
+    public var rejects = 0
+    /// The first `rejectMessagesKept` rejects, in input order.
+    public var firstRejects: [Reject] = []
+    /// `sessions.id` of every session stored by this run, in order: what replay should process.
+    public var newSessionIDs: [Int64] = []
+}
+
+/// Ingest was aborted by `--strict` at this reject; nothing was written.
+public struct StrictRejectError: Error, CustomStringConvertible, Sendable {
+    public var reject: Reject
+    public var description: String { "\(reject) (--strict: nothing was written)" }
+}
+
+/// Reads record sources into a store. One `Ingester` is one run: call `ingest` per input, then
+/// `finish` once (which stores still-open sessions as pending and commits).
+///
+///     let ingester = try Ingester(store: store, options: IngestOptions())
+///     try ingester.ingest(&reader, input: input)
+///     let summary = try ingester.finish()
+///
+/// Rules (docs/log-format.md): a rejected record is dropped and its session continues without
+/// it; a session id already stored with identical samples is a duplicate, with different samples
+/// a conflict (rejected, stored data untouched); an open session from an earlier run (pending)
+/// is resumed by the next record of the same session id.
+public final class Ingester {
+    public let store: Store
+    public let options: IngestOptions
+    public private(set) var summary = IngestSummary()
+    private var assembler = SessionAssembler<SessionAttributes, Origin>()
+    private var pendingIDs: Set<String>
+    private var resumed: Set<String> = []
+    private var sessionsInBatch = 0
+    private var batchStart = ContinuousClock.now
+    private var currentSourceID: Int64?
+    private var finished = false
+
+    /// Starts a run: opens the first transaction (for `strict`, the only one).
+    public init(store: Store, options: IngestOptions = IngestOptions()) throws {
+        self.store = store
+        self.options = options
+        try store.db.begin()
+        do { pendingIDs = try store.pendingIDs() } catch { store.db.rollback(); throw error }
+    }
+
+    deinit { if !finished { store.db.rollback() } }
+
+    /// Reads every item of `source` (reading `input`), storing complete sessions as they close.
+    /// `progress` is called now and then with the bytes and records read so far.
+    /// - Throws: `StrictRejectError` (everything rolled back), `InputError`, `DatabaseError`
+    ///   (the current batch rolled back; earlier batches stay committed).
+    public func ingest<S: RecordSource>(_ source: inout S, input: ByteInput,
+                                        progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
+        do {
+            try ingestUnguarded(&source, input: input, progress: progress)
+        } catch {
+            finished = true
+            store.db.rollback()
+            throw error
+        }
+    }
+
+    private func ingestUnguarded<S: RecordSource>(_ source: inout S, input: ByteInput,
+                                                  progress: ((Int, Int) -> Void)?) throws {
+        let sourceID = try store.beginSource(name: input.name)
+        currentSourceID = sourceID
+        let recordsBefore = summary.records
+        let rejectsBefore = summary.rejects
+        var sinceCheck = 0
+        while let item = try source.next() {
+            summary.records += 1
+            switch item {
+            case .touch(let r):
+                try add(r, origin: Origin(sourceID: sourceID, line: r.source.line), raw: { source.lastRaw })
+            case .config(let c):
+                summary.configRecords += 1
+                try store.insertConfigRecord(c)
+            case .reject(let r):
+                try reject(r)
+            }
+            sinceCheck += 1
+            if sinceCheck >= 4096 {
+                sinceCheck = 0
+                progress?(summary.bytes + input.bytesRead, summary.records)
+                try commitIfDue()
+            }
+        }
+        summary.files += 1
+        summary.bytes += input.bytesRead
+        let finalID = try store.finishSource(id: sourceID, hash: input.hash.hex, bytes: input.bytesRead,
+                                             records: summary.records - recordsBefore,
+                                             rejects: summary.rejects - rejectsBefore)
+        if finalID != sourceID {
+            assembler.updateOpenSessions { s in
+                if s.first.sourceID == sourceID { s.first.sourceID = finalID }
+                if s.last.sourceID == sourceID { s.last.sourceID = finalID }
+            }
+        }
+        currentSourceID = nil
+        progress?(summary.bytes, summary.records)
+    }
+
+    /// Stores still-open sessions as pending, commits, and returns the summary.
+    public func finish() throws -> IngestSummary {
+        do {
+            for open in assembler.drain() { try keepOpen(open) }
+            try store.db.commit()
+            finished = true
+        } catch {
+            finished = true
+            store.db.rollback()
+            throw error
+        }
+        return summary
+    }
+
+    // MARK: Records
+
+    private func add(_ r: TouchRecord, origin: Origin, raw: () -> String) throws {
+        var event = assembler.add(session: r.session, sample: r.sample, meta: r.attributes, at: origin)
+        if case .rejected(.notOpen) = event {
+            if pendingIDs.contains(r.session), !resumed.contains(r.session), let p = try store.pending(session: r.session) {
+                assembler.resume(p)
+                resumed.insert(r.session)
+                event = assembler.add(session: r.session, sample: r.sample, meta: r.attributes, at: origin)
+            } else if try store.storedSamples(session: r.session) != nil {
+                return try reject(Reject(source: r.source, reason: "sample after the end of session \"\(r.session)\" "
+                    + "(it already ended with \"ended\" or \"cancelled\")", raw: raw()))
+            }
+        }
+        switch event {
+        case .accepted: break
+        case .completed(let s): try complete(s, at: r.source)
+        case .rejected(let problem):
+            try reject(Reject(source: r.source, reason: problem.reason(session: r.session), raw: raw()))
+        }
+    }
+
+    private func withDefaults(_ s: AssembledSession) -> AssembledSession {
+        var s = s
+        if s.meta.config == nil { s.meta.config = options.defaultConfig }
+        if s.meta.container == nil { s.meta.container = options.defaultContainer }
+        return s
+    }
+
+    private func complete(_ assembled: AssembledSession, at location: SourceLocation) throws {
+        let s = withDefaults(assembled)
+        let fromPending = pendingIDs.contains(s.id)
+        if fromPending, !resumed.contains(s.id), let p = try store.pending(session: s.id) {
+            // Started afresh over a pending session: fine only if it re-reads the same start.
+            guard isPrefix(p.samples, of: s.samples) else { return try conflict(s, at: location, with: "a pending session") }
+        }
+        switch try store.insertSession(s) {
+        case .inserted(let id):
+            summary.sessionsNew += 1
+            summary.newSessionIDs.append(id)
+            sessionsInBatch += 1
+            if fromPending {
+                try store.deletePending(session: s.id)
+                pendingIDs.remove(s.id)
+                resumed.remove(s.id)
+                summary.sessionsCompletedFromPending += 1
+            }
+        case .duplicate:
+            summary.duplicates += 1
+        case .conflict:
+            try conflict(s, at: location, with: "a stored session")
+        }
+    }
+
+    /// At the end of the run: an open session is kept as pending unless it repeats stored data.
+    private func keepOpen(_ open: AssembledSession) throws {
+        let location = SourceLocation(file: try sourceName(open.last.sourceID), line: open.last.line)
+        if resumed.contains(open.id) {
+            try store.savePending(open)
+            summary.pending += 1
+            return
+        }
+        let blob = SampleCodec.encode(open.samples)
+        if let stored = try store.storedSamples(session: open.id) {
+            if stored.blob.starts(with: blob) { summary.duplicates += 1 } else {
+                try conflict(open, at: location, with: "a stored session")
+            }
+            return
+        }
+        if pendingIDs.contains(open.id), let p = try store.pending(session: open.id) {
+            if isPrefix(p.samples, of: open.samples) {
+                if p.samples.count == open.samples.count { summary.duplicates += 1; return }
+                try store.savePending(open)
+                summary.pending += 1
+            } else if isPrefix(open.samples, of: p.samples) {
+                summary.duplicates += 1
+            } else {
+                try conflict(open, at: location, with: "a pending session")
+            }
+            return
+        }
+        try store.savePending(open)
+        summary.pending += 1
+    }
+
+    private func isPrefix(_ a: [TouchSample], of b: [TouchSample]) -> Bool {
+        a.count <= b.count && SampleCodec.encode(b).starts(with: SampleCodec.encode(a))
+    }
+
+    private func sourceName(_ id: Int64) throws -> String {
+        let s = try store.cached("SELECT name FROM sources WHERE id = ?")
+        s.bind(1, id)
+        return try s.scalarText() ?? "?"
+    }
+
+    private func conflict(_ s: AssembledSession, at location: SourceLocation, with what: String) throws {
+        summary.conflicts += 1
+        let raw = NDJSONWriter.lines(session: s.id, samples: s.samples, attributes: s.meta).joined(separator: "\n")
+        try reject(Reject(source: location, reason: "session \"\(s.id)\" conflicts with \(what) of the same id "
+            + "and different samples; the stored data was kept (this session's records are the raw text)", raw: raw),
+            sourceID: s.last.sourceID)
+    }
+
+    private func reject(_ r: Reject, sourceID: Int64? = nil) throws {
+        if options.strict {
+            finished = true
+            store.db.rollback()
+            throw StrictRejectError(reject: r)
+        }
+        summary.rejects += 1
+        if summary.firstRejects.count < options.rejectMessagesKept { summary.firstRejects.append(r) }
+        try store.insertReject(r, sourceID: sourceID ?? currentSourceID)
+    }
+
+    // MARK: Batches
+
+    private func commitIfDue() throws {
+        guard !options.strict else { return }
+        let elapsed = ContinuousClock.now - batchStart
+        if sessionsInBatch >= options.batchSessions || elapsed > .milliseconds(Int64(options.batchSeconds * 1000)) {
+            try store.db.commit()
+            try store.db.begin()
+            sessionsInBatch = 0
+            batchStart = ContinuousClock.now
+        }
+    }
+}

@@ -1,0 +1,82 @@
+// The samples of one session as one BLOB: compact, bit-exact, and a prefix of a session's samples
+// is a byte prefix of its BLOB (used to recognise a re-ingested open session).
+import PressCore
+
+/// Encodes a session's samples as `sampleSize` (25) bytes each, in order: `t`, `x`, `y` as IEEE-754
+/// binary64 little-endian (8 bytes each, the exact bits read, so nothing is rounded), then the
+/// phase as one byte: 0 began, 1 moved, 2 stationary, 3 ended, 4 cancelled. No header: the
+/// sample count is the length / 25.
+public enum SampleCodec {
+    /// Bytes per sample: 3 × 8 + 1.
+    public static let sampleSize = 25
+
+    /// The phase's byte code.
+    public static func code(_ phase: TouchPhase) -> UInt8 {
+        switch phase {
+        case .began: return 0
+        case .moved: return 1
+        case .stationary: return 2
+        case .ended: return 3
+        case .cancelled: return 4
+        }
+    }
+
+    /// The phase of a byte code, or nil for an unknown code.
+    public static func phase(_ code: UInt8) -> TouchPhase? {
+        switch code {
+        case 0: return .began
+        case 1: return .moved
+        case 2: return .stationary
+        case 3: return .ended
+        case 4: return .cancelled
+        default: return nil
+        }
+    }
+
+    /// The BLOB of `samples`.
+    public static func encode(_ samples: [TouchSample]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: samples.count * sampleSize)
+        out.withUnsafeMutableBytes { raw in
+            var o = 0
+            for s in samples {
+                raw.storeBytes(of: s.t.bitPattern.littleEndian, toByteOffset: o, as: UInt64.self)
+                raw.storeBytes(of: s.x.bitPattern.littleEndian, toByteOffset: o + 8, as: UInt64.self)
+                raw.storeBytes(of: s.y.bitPattern.littleEndian, toByteOffset: o + 16, as: UInt64.self)
+                raw[o + 24] = code(s.phase)
+                o += sampleSize
+            }
+        }
+        return out
+    }
+
+    /// The samples of a BLOB.
+    /// - Throws: `SampleCodecError` when the length is not a multiple of 25 or a phase code is
+    ///   unknown (a damaged or foreign BLOB).
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [TouchSample] {
+        guard bytes.count % sampleSize == 0 else { throw SampleCodecError(message: "BLOB length \(bytes.count) is not a multiple of \(sampleSize)") }
+        var out: [TouchSample] = []
+        out.reserveCapacity(bytes.count / sampleSize)
+        var o = 0
+        while o < bytes.count {
+            let t = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self)))
+            let x = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self)))
+            let y = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self)))
+            guard let phase = phase(bytes[o + 24]) else {
+                throw SampleCodecError(message: "unknown phase code \(bytes[o + 24]) in sample \(o / sampleSize)")
+            }
+            out.append(TouchSample(t: t, x: x, y: y, phase: phase))
+            o += sampleSize
+        }
+        return out
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws -> [TouchSample] {
+        try bytes.withUnsafeBytes { try decode($0) }
+    }
+}
+
+/// A sample BLOB that cannot be decoded.
+public struct SampleCodecError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { "samples: \(message)" }
+}

@@ -1,0 +1,104 @@
+// Opening a pressdb database: the embedded migrations, applied in order, each in its own
+// transaction, the version recorded in `PRAGMA user_version`.
+
+/// A schema migration: its number (1, 2, …, from the file name `NNNN_name.sql`), name and SQL.
+public struct Migration: Sendable, Hashable {
+    public var version: Int
+    public var name: String
+    public var sql: String
+    public init(version: Int, name: String, sql: String) {
+        self.version = version; self.name = name; self.sql = sql
+    }
+}
+
+/// Why a database cannot be opened by this pressdb.
+public enum SchemaError: Error, CustomStringConvertible, Sendable {
+    /// The file was written by a newer pressdb (its `user_version` is above the number of
+    /// migrations this build embeds). It is left untouched.
+    case newerDatabase(path: String, version: Int, known: Int)
+    /// A read-only open found a database that needs migrating first.
+    case needsUpgrade(path: String, version: Int, current: Int)
+    /// A migration file is misnamed or numbered out of sequence (a build defect).
+    case badMigration(String)
+
+    public var description: String {
+        switch self {
+        case let .newerDatabase(path, version, known):
+            return "\(path) was written by a newer pressdb (schema version \(version); this pressdb knows up to \(known)); "
+                + "it was not modified — use a newer pressdb"
+        case let .needsUpgrade(path, version, current):
+            return "\(path) has schema version \(version), older than this pressdb's \(current) (or is not a pressdb database); "
+                + "run a writing command such as 'pressdb ingest' once to upgrade it"
+        case let .badMigration(m):
+            return "bad migration: \(m)"
+        }
+    }
+}
+
+/// The database schema: the embedded `migrations/NNNN_name.sql` files and how to apply them.
+public enum Schema {
+    /// The migrations embedded in this build, in order.
+    /// - Throws: `SchemaError.badMigration` when a file name has no number or numbers skip.
+    public static func embedded() throws -> [Migration] {
+        var out: [Migration] = []
+        for (name, sql) in SQLFiles.migrations {
+            let digits = name.prefix(while: { $0.isNumber })
+            guard let n = Int(digits), n == out.count + 1 else {
+                throw SchemaError.badMigration("\(name) should be numbered \(out.count + 1)")
+            }
+            out.append(Migration(version: n, name: name, sql: sql))
+        }
+        return out
+    }
+
+    /// The schema version this build creates: the number of embedded migrations.
+    public static var currentVersion: Int { (try? embedded().count) ?? 0 }
+
+    /// Opens `path` read-write, refuses a newer database (untouched), turns on WAL mode and
+    /// applies the missing migrations (each in its own transaction, `user_version` set inside
+    /// it). `migrations` defaults to the embedded ones; tests pass a prefix to build an older
+    /// database.
+    /// - Throws: `SchemaError.newerDatabase`, `DatabaseError`.
+    public static func open(path: String, migrations: [Migration]? = nil) throws -> Database {
+        let all = try migrations ?? embedded()
+        let db = try Database(path: path)
+        let version = try db.userVersion
+        if version > all.count {
+            throw SchemaError.newerDatabase(path: path, version: version, known: all.count)
+        }
+        // WAL lets a reader run while a writer commits. It persists in the file.
+        _ = try db.prepare("PRAGMA journal_mode = WAL").scalarText()
+        // WAL is safe against corruption at NORMAL; a power loss may lose the last commits only.
+        try db.execute("PRAGMA synchronous = NORMAL")
+        try migrate(db, migrations: all)
+        return db
+    }
+
+    /// Opens `path` read-only (`SQLITE_OPEN_READONLY` and `PRAGMA query_only`). The database
+    /// must exist and be at this build's version.
+    /// - Throws: `DatabaseError` (missing file), `SchemaError.newerDatabase`, `.needsUpgrade`.
+    public static func openReadOnly(path: String) throws -> Database {
+        let db = try Database(path: path, readOnly: true)
+        let version = try db.userVersion
+        let current = try embedded().count
+        if version > current { throw SchemaError.newerDatabase(path: path, version: version, known: current) }
+        if version < current { throw SchemaError.needsUpgrade(path: path, version: version, current: current) }
+        return db
+    }
+
+    /// Applies the migrations after the database's `user_version`, each in its own transaction.
+    public static func migrate(_ db: Database, migrations: [Migration]) throws {
+        let version = try db.userVersion
+        if version > migrations.count {
+            throw SchemaError.newerDatabase(path: db.path, version: version, known: migrations.count)
+        }
+        for m in migrations where m.version > version {
+            try db.transaction {
+                // Re-check inside the write lock: another process may have migrated meanwhile.
+                guard try db.userVersion < m.version else { return }
+                try db.execute(m.sql)
+                try db.execute("PRAGMA user_version = \(m.version)")
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+@testable import PressFormats
+
+@Suite struct JSONScannerTests {
+    func number(_ text: String) -> Double? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { DecimalParser.parse(UnsafeBufferPointer($0)) }
+    }
+
+    func fields(_ text: String) throws -> [JSONField] {
+        var bytes = Array(text.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { mb in
+            var s = JSONScanner(UnsafeBufferPointer(mb))
+            var out: [JSONField] = []
+            try s.scanObject(into: &out)
+            return out
+        }
+    }
+
+    // Bit patterns from Python: hex(struct.unpack('<Q', struct.pack('<d', float(text)))[0]).
+    @Test func decimalsAreCorrectlyRounded() {
+        #expect(number("12.034")?.bitPattern == 0x4028_1168_72B0_20C5)
+        #expect(number("0.1")?.bitPattern == 0x3FB9_9999_9999_999A)
+        #expect(number("0.30000000000000004")?.bitPattern == 0x3FD3_3333_3333_3334)
+        #expect(number("1.7976931348623157e308")?.bitPattern == 0x7FEF_FFFF_FFFF_FFFF)
+        #expect(number("5e-324")?.bitPattern == 0x1)
+        #expect(number("123456789012345678901234567890")?.bitPattern == 0x45F8_EE90_FF6C_373E)
+        #expect(number("-0")?.sign == .minus)
+        #expect(number("1e400") == .infinity)
+        #expect(number("-1e400") == -.infinity)
+        #expect(number("1e") == nil)
+        #expect(number("abc") == nil)
+    }
+
+    @Test func scansFieldsAndValidatesNestedValues() throws {
+        let f = try fields(#" {"a": 1.5, "b": [1, {"c": null}], "d": "x\"y", "e": true} "#)
+        #expect(f.count == 4)
+        #expect(f[0].value.kind == .number && f[0].value.number == 1.5)
+        #expect(f[1].value.kind == .array)
+        #expect(f[2].value.kind == .string && f[2].value.hasEscapes)
+        #expect(f[3].value.kind == .bool && f[3].value.bool)
+    }
+
+    @Test func rejectsMalformedJSON() {
+        for bad in [#"{"a":01}"#, #"{"a":1,}"#, #"{"a":1} x"#, #"{"a" 1}"#, #"{'a':1}"#, #"{"a":"\x"}"#,
+                    #"{"a":[1,]}"#, #"{"a":"#, "[1]", #"{"a":.5}"#, #"{"a":tru}"#, "{\"a\":\"\u{1}\"}"] {
+            #expect(throws: JSONSyntaxError.self, "\(bad)") { try fields(bad) }
+        }
+    }
+
+    @Test func nonFiniteTokensAreRecognisedByName() throws {
+        let f = try fields(#"{"a": NaN, "b": -Infinity}"#)
+        #expect(f[0].value.kind == .nonFinite && f[0].value.number.isNaN)
+        #expect(f[1].value.number == -.infinity)
+    }
+
+    @Test func decodesEscapesIncludingSurrogatePairs() throws {
+        // U+1F600 is the UTF-16 pair D83D DE00; "é" is U+00E9.
+        var bytes = Array(#"{"s":"a\n\u00e9\ud83d\ude00\/"}"#.utf8)
+        let text = try bytes.withUnsafeMutableBufferPointer { mb -> String in
+            let b = UnsafeBufferPointer(mb)
+            var s = JSONScanner(b)
+            var out: [JSONField] = []
+            try s.scanObject(into: &out)
+            return try JSONScanner.string(b, out[0].value)
+        }
+        #expect(text == "a\n\u{E9}\u{1F600}/")
+        var lone = Array(#"{"s":"\ud83d"}"#.utf8)
+        #expect(throws: JSONSyntaxError.self) {
+            try lone.withUnsafeMutableBufferPointer { mb in
+                let b = UnsafeBufferPointer(mb)
+                var s = JSONScanner(b)
+                var out: [JSONField] = []
+                try s.scanObject(into: &out)
+                _ = try JSONScanner.string(b, out[0].value)
+            }
+        }
+    }
+
+    @Test func canonicalJSONSortsKeysAndEscapes() {
+        #expect(JSONText.object([("b", "1"), ("a", "\"x\"")]) == #"{"a":"x","b":1}"#)
+        #expect(JSONText.string("q\"\n\u{1}") == #""q\"\n\u0001""#)
+        #expect(JSONText.number(10) == "10")
+        #expect(JSONText.number(0.15) == "0.15")
+    }
+}

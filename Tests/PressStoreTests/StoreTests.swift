@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+import PressCore
+import PressFormats
+@testable import PressStore
+
+func temporaryDatabasePath() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pressdb-store-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent("t.sqlite").path
+}
+
+/// Ingests NDJSON `text` (named `name`) into `store` as one run.
+@discardableResult
+func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", options: IngestOptions = IngestOptions()) throws -> IngestSummary {
+    let ingester = try Ingester(store: store, options: options)
+    let input = ByteInput(text: text, name: name)
+    var r = NDJSONReader(input)
+    try ingester.ingest(&r, input: input)
+    return try ingester.finish()
+}
+
+@Suite struct SampleCodecTests {
+    // Bytes from Python: struct.pack('<ddd', 1.0, 10.0, 20.0).hex() + '00' (phase began = 0).
+    @Test func layoutIsLittleEndianFloat64TripleAndPhaseByte() throws {
+        let blob = SampleCodec.encode([TouchSample(t: 1, x: 10, y: 20, phase: .began)])
+        #expect(blob.map { String(format: "%02x", $0) }.joined() == "000000000000f03f0000000000002440000000000000344000")
+    }
+
+    @Test func roundTripIsBitExact() throws {
+        let samples = [TouchSample(t: 12.034, x: -0.0, y: .leastNonzeroMagnitude, phase: .began),
+                       TouchSample(t: 0.30000000000000004, x: 1.7976931348623157e308, y: 402, phase: .stationary),
+                       TouchSample(t: 13, x: 0.1, y: 0.2, phase: .cancelled)]
+        let back = try SampleCodec.decode(SampleCodec.encode(samples))
+        #expect(back.map(\.t.bitPattern) == samples.map(\.t.bitPattern))
+        #expect(back.map(\.x.bitPattern) == samples.map(\.x.bitPattern))
+        #expect(back.map(\.y.bitPattern) == samples.map(\.y.bitPattern))
+        #expect(back.map(\.phase) == samples.map(\.phase))
+        #expect(throws: SampleCodecError.self) { try SampleCodec.decode([0, 1, 2]) }
+    }
+}
+
+@Suite struct SchemaTests {
+    @Test func createsTheSchemaInAnEmptyFile() throws {
+        let path = try temporaryDatabasePath()
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
+        let db = try Schema.open(path: path)
+        #expect(try db.userVersion == 2)
+        #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
+        #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
+        let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
+        #expect(tables == "config_records,configs,pending,rejects,results,session_results,sessions,sources")
+    }
+
+    @Test func upgradesAVersion1Database() throws {
+        let path = try temporaryDatabasePath()
+        let v1 = Array(try Schema.embedded().prefix(1))
+        do {
+            let db = try Schema.open(path: path, migrations: v1)
+            #expect(try db.userVersion == 1)
+            try db.execute("INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples) VALUES ('old', 1, 2, 0, 'ended', x'')")
+            #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
+        }
+        let db = try Schema.open(path: path)
+        #expect(try db.userVersion == 2)
+        #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
+        #expect(try db.prepare("SELECT count(*) FROM results").scalarInt() == 0)
+    }
+
+    @Test func refusesANewerDatabaseAndLeavesItUntouched() throws {
+        let path = try temporaryDatabasePath()
+        do {
+            let db = try Database(path: path)
+            try db.execute("CREATE TABLE future(x); PRAGMA user_version = 99")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Schema.open(path: path)
+        } throws: { error in
+            guard case SchemaError.newerDatabase(_, 99, 2) = error else { return false }
+            return "\(error)".contains("newer pressdb")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func readOnlyConnectionCannotWrite() throws {
+        let path = try temporaryDatabasePath()
+        _ = try Schema.open(path: path)
+        let ro = try Schema.openReadOnly(path: path)
+        #expect(ro.isReadOnly)
+        #expect {
+            try ro.execute("INSERT INTO sources(name) VALUES ('x')")
+        } throws: { error in
+            guard let e = error as? DatabaseError else { return false }
+            // SQLITE_READONLY = 8 (query_only reports it too); the SQL is carried.
+            return e.primaryCode == 8 && e.sql.contains("INSERT INTO sources")
+        }
+        #expect(throws: DatabaseError.self) { try Schema.openReadOnly(path: path + ".missing") }
+    }
+
+    @Test func errorsCarryCodeMessageAndSQL() throws {
+        let db = try Database(path: ":memory:")
+        #expect {
+            _ = try db.prepare("SELEC 1")
+        } throws: { error in
+            guard let e = error as? DatabaseError else { return false }
+            return e.code == 1 && e.message.contains("syntax error") && e.sql == "SELEC 1"
+        }
+    }
+}
+
+@Suite struct IngestStoreTests {
+    let tap = """
+        {"session":"tap","t":10.0,"phase":"began","x":100,"y":200,"config":"spring-press","control":"buy","frame":[80,180,40,40],"container":"table","app_version":"1.0","screen":"cart","custom":7}
+        {"session":"tap","t":10.05,"phase":"moved","x":101,"y":201}
+        {"session":"tap","t":10.1,"phase":"ended","x":101,"y":201}
+        """
+
+    @Test func storesSessionsLosslesslyAndReadsThemBack() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        let summary = try ingestNDJSON(store, tap)
+        #expect(summary.sessionsNew == 1 && summary.rejects == 0 && summary.records == 3)
+        let all = try store.sessions().all()
+        #expect(all.count == 1)
+        let s = all[0]
+        #expect(summary.newSessionIDs == [s.id])
+        #expect(s.session == "tap")
+        #expect(s.samples == [TouchSample(t: 10, x: 100, y: 200, phase: .began),
+                              TouchSample(t: 10.05, x: 101, y: 201, phase: .moved),
+                              TouchSample(t: 10.1, x: 101, y: 201, phase: .ended)])
+        #expect(s.attributes.config == "spring-press" && s.attributes.variant == nil && s.variant == "spring-press")
+        #expect(s.attributes.frame == Rect(x: 80, y: 180, width: 40, height: 40) && s.attributes.container == .table)
+        #expect(s.attributes.extra == #"{"custom":7}"#)
+        let row = try store.db.prepare("SELECT t0, t1, sample_count, end_phase, first_line, last_line, variant_given FROM sessions").all()
+        #expect(row == [[.real(10), .real(10.1), .integer(3), .text("ended"), .integer(1), .integer(3), .integer(0)]])
+        // FNV-1a 64 of the text (the text has no trailing newline).
+        #expect(try store.db.prepare("SELECT content_hash FROM sources").scalarText() == FNV1a64.hex(tap))
+    }
+
+    @Test func pendingSessionIsCompletedByALaterIngest() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        let first = try ingestNDJSON(store, """
+            {"session":"r","t":1,"phase":"began","x":0,"y":0,"user":"u1"}
+            {"session":"r","t":1.1,"phase":"moved","x":1,"y":0}
+            """, name: "a.log")
+        #expect(first.pending == 1 && first.sessionsNew == 0)
+        #expect(try store.pendingIDs() == ["r"])
+        // Re-ingesting the same start adds nothing.
+        let again = try ingestNDJSON(store, """
+            {"session":"r","t":1,"phase":"began","x":0,"y":0,"user":"u1"}
+            {"session":"r","t":1.1,"phase":"moved","x":1,"y":0}
+            """, name: "a.log")
+        #expect(again.pending == 0 && again.duplicates == 1 && again.rejects == 0)
+        let second = try ingestNDJSON(store, """
+            {"session":"r","t":1.2,"phase":"ended","x":1,"y":0}
+            """, name: "b.log")
+        #expect(second.sessionsNew == 1 && second.sessionsCompletedFromPending == 1 && second.pending == 0)
+        #expect(try store.pendingIDs().isEmpty)
+        let s = try store.sessions().all()
+        #expect(s.count == 1 && s[0].samples.map(\.t) == [1, 1.1, 1.2] && s[0].attributes.user == "u1")
+        let lines = try store.db.prepare("""
+            SELECT a.name, first_line, b.name, last_line FROM sessions
+            JOIN sources a ON a.id = source_id JOIN sources b ON b.id = last_source_id
+            """).all()
+        #expect(lines == [[.text("a.log"), .integer(1), .text("b.log"), .integer(1)]])
+    }
+
+    @Test func duplicatesAreSkippedAndConflictsRejectedWithStoredDataKept() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        try ingestNDJSON(store, tap)
+        let dup = try ingestNDJSON(store, tap, name: "copy.ndjson")
+        #expect(dup.duplicates == 1 && dup.sessionsNew == 0 && dup.rejects == 0)
+        let changed = tap.replacingOccurrences(of: #""t":10.1,"#, with: #""t":10.2,"#)
+        let conflict = try ingestNDJSON(store, changed, name: "changed.ndjson")
+        #expect(conflict.conflicts == 1 && conflict.rejects == 1)
+        #expect(conflict.firstRejects.first?.description.hasPrefix("changed.ndjson:3: session \"tap\" conflicts") == true)
+        #expect(try store.sessions().all()[0].samples.last?.t == 10.1)
+        #expect(try store.sessionCount() == 1)
+        let raw = try store.db.prepare("SELECT raw FROM rejects").scalarText() ?? ""
+        #expect(raw.split(separator: "\n").count == 3 && raw.contains(#""t":10.2"#))
+        // Same content twice: one sources row, counted twice.
+        #expect(try store.db.prepare("SELECT group_concat(ingest_count) FROM sources").scalarText() == "2,1")
+    }
+
+    @Test func sessionErrorsAreRejectedAndTheSessionContinues() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        let summary = try ingestNDJSON(store, """
+            {"session":"a","t":1,"phase":"moved","x":0,"y":0}
+            {"session":"a","t":1,"phase":"began","x":0,"y":0}
+            {"session":"a","t":2,"phase":"began","x":0,"y":0}
+            {"session":"a","t":0.5,"phase":"moved","x":0,"y":0}
+            {"session":"a","t":3,"phase":"ended","x":0,"y":0}
+            {"session":"a","t":4,"phase":"moved","x":0,"y":0}
+            """)
+        #expect(summary.firstRejects.map(\.description) == [
+            #"e.ndjson:1: session "a" does not start with "began" (this "moved" sample has no open session)"#,
+            #"e.ndjson:3: second "began" in session "a", which is still open"#,
+            #"e.ndjson:4: time goes backwards in session "a": t 0.5 is before the previous sample's 1.0"#,
+            #"e.ndjson:6: sample after the end of session "a" (it already ended with "ended" or "cancelled")"#,
+        ])
+        #expect(try store.sessions().all().map { $0.samples.map(\.t) } == [[1, 3]])
+        let raws = try store.db.prepare("SELECT line, raw FROM rejects ORDER BY line").all()
+        #expect(raws[1] == [.integer(3), .text(#"{"session":"a","t":2,"phase":"began","x":0,"y":0}"#)])
+    }
+
+    @Test func strictAbortsWithNothingWritten() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.strict = true
+        #expect(throws: StrictRejectError.self) {
+            try ingestNDJSON(store, tap + "\n{\"session\":\"z\",\"t\":1,\"phase\":\"nope\",\"x\":0,\"y\":0}", options: options)
+        }
+        for table in ["sessions", "sources", "rejects", "pending"] {
+            #expect(try store.db.prepare("SELECT count(*) FROM \(table)").scalarInt() == 0)
+        }
+    }
+
+    @Test func defaultsVariantsAndFilters() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.defaultConfig = "expand-delayed-click"
+        options.defaultContainer = .scroll
+        try ingestNDJSON(store, tap + """
+
+            {"session":"b","t":1,"phase":"began","x":0,"y":0,"variant":"B"}
+            {"session":"b","t":2,"phase":"cancelled","x":0,"y":0}
+            """, options: options)
+        let all = try store.sessions().all()
+        #expect(all.map(\.variant) == ["spring-press", "B"])
+        #expect(all[1].attributes.config == "expand-delayed-click" && all[1].attributes.container == .scroll)
+        #expect(try store.sessions(SessionFilter(config: "spring-press")).all().map(\.session) == ["tap"])
+        #expect(try store.sessions(SessionFilter(ids: [all[1].id])).all().map(\.session) == ["b"])
+        #expect(try store.sessions(SessionFilter(sessions: ["tap", "b"])).all().count == 2)
+
+        try store.insertResults([ResultRow(sessionID: all[0].id, config: "spring-press", configVersion: "v1", counterfactual: false,
+                                           outcome: "tap", cancelReason: nil, actionFired: true, feedbackLatencyMs: 16.7,
+                                           actionLatencyMs: 0, durationMs: 100, maxTravelPt: 1.4, pressDepth: 0.05, releaseJumpPt: 0)])
+        #expect(try store.sessions(SessionFilter(withoutResultForConfigVersion: "v1")).all().map(\.session) == ["b"])
+        let view = try store.db.prepare("SELECT session, variant, outcome, feedback_latency_ms FROM session_results").all()
+        #expect(view == [[.text("tap"), .text("spring-press"), .text("tap"), .real(16.7)]])
+        // The results contract's CHECK rejects unknown outcomes.
+        #expect(throws: DatabaseError.self) {
+            try store.insertResults([ResultRow(sessionID: all[1].id, config: "x", configVersion: "v1", counterfactual: false,
+                                               outcome: "tapped", cancelReason: nil, actionFired: false, feedbackLatencyMs: nil,
+                                               actionLatencyMs: nil, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)])
+        }
+    }
+}
+
+extension Statement {
+    /// Every row as values (test helper).
+    func all() throws -> [[SQLValue]] {
+        var out: [[SQLValue]] = []
+        while try step() { out.append((0..<columnCount).map(value)) }
+        reset()
+        return out
+    }
+}
