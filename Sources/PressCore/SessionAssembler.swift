@@ -17,6 +17,7 @@ public struct OpenSession<Meta, Location> {
     public var meta: Meta
     public var first: Location
     public var last: Location
+    @inlinable
     public init(id: String, samples: [TouchSample], meta: Meta, first: Location, last: Location) {
         self.id = id; self.samples = samples; self.meta = meta; self.first = first; self.last = last
     }
@@ -69,29 +70,35 @@ public enum AssemblyEvent<Meta, Location> {
 ///
 ///     var a = SessionAssembler<MyMeta, Int>()
 ///     switch a.add(session: "s1", sample: began, meta: m, at: 1) { … }
+///
+/// The methods are `@inlinable` so callers in other modules get code specialised for their
+/// `Meta` and `Location` (ingest calls `add` once per record).
 public struct SessionAssembler<Meta: SessionMergeable, Location> {
-    public private(set) var open: [String: OpenSession<Meta, Location>] = [:]
+    @usableFromInline var storage: [String: OpenSession<Meta, Location>] = [:]
 
-    public init() {}
+    /// The open sessions by id.
+    public var open: [String: OpenSession<Meta, Location>] { storage }
 
-    public func isOpen(_ id: String) -> Bool { open[id] != nil }
+    @inlinable public init() {}
+
+    @inlinable public func isOpen(_ id: String) -> Bool { storage[id] != nil }
 
     /// Re-opens a session stored as pending by an earlier run, so later samples complete it.
-    public mutating func resume(_ session: OpenSession<Meta, Location>) { open[session.id] = session }
+    @inlinable public mutating func resume(_ session: OpenSession<Meta, Location>) { storage[session.id] = session }
 
     /// Adds one sample of session `id`.
-    public mutating func add(session id: String, sample: TouchSample, meta: Meta, at location: Location)
+    @inlinable public mutating func add(session id: String, sample: TouchSample, meta: Meta, at location: Location)
         -> AssemblyEvent<Meta, Location>
     {
-        guard open[id] != nil else {
+        guard let index = storage.index(forKey: id) else {
             guard sample.phase == .began else { return .rejected(.notOpen(sample.phase)) }
-            open[id] = OpenSession(id: id, samples: [sample], meta: meta, first: location, last: location)
+            storage[id] = OpenSession(id: id, samples: [sample], meta: meta, first: location, last: location)
             return .accepted
         }
         // Mutate in place through the dictionary's storage (no copy of the samples).
         var problem: AssemblyProblem?
         var done = false
-        withOpen(id) { s in
+        storage.values[index].withMutable { s in
             if sample.phase == .began { problem = .secondBegan; return }
             let previous = s.samples[s.samples.count - 1].t
             if sample.t < previous { problem = .timeGoesBackwards(t: sample.t, previous: previous); return }
@@ -101,29 +108,24 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
             done = sample.phase.isTerminal
         }
         if let problem { return .rejected(problem) }
-        if done, let s = open.removeValue(forKey: id) { return .completed(s) }
+        if done { return .completed(storage.remove(at: index).value) }
         return .accepted
     }
 
-    private mutating func withOpen(_ id: String, _ body: (inout OpenSession<Meta, Location>) -> Void) {
-        guard let index = open.index(forKey: id) else { return }
-        open.values[index].withMutable(body)
-    }
-
     /// Lets `body` change every open session in place (e.g. to renumber locations).
-    public mutating func updateOpenSessions(_ body: (inout OpenSession<Meta, Location>) -> Void) {
-        for index in open.indices { open.values[index].withMutable(body) }
+    @inlinable public mutating func updateOpenSessions(_ body: (inout OpenSession<Meta, Location>) -> Void) {
+        for index in storage.indices { storage.values[index].withMutable(body) }
     }
 
     /// Removes and returns every open session, ordered by id (for the end of an input: the
     /// caller keeps them as pending).
-    public mutating func drain() -> [OpenSession<Meta, Location>] {
-        let all = open.values.sorted { $0.id < $1.id }
-        open.removeAll()
+    @inlinable public mutating func drain() -> [OpenSession<Meta, Location>] {
+        let all = storage.values.sorted { $0.id < $1.id }
+        storage.removeAll()
         return all
     }
 }
 
 extension OpenSession {
-    fileprivate mutating func withMutable(_ body: (inout OpenSession) -> Void) { body(&self) }
+    @inlinable mutating func withMutable(_ body: (inout OpenSession) -> Void) { body(&self) }
 }

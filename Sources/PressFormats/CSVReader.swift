@@ -190,10 +190,15 @@ public struct CSVReader: RecordSource {
         } else if !given.isEmpty {
             return reject("the frame needs all of frame_x, frame_y, frame_w, frame_h, or none")
         }
-        switch values.record(at: source) {
-        case .success(let r): return .touch(r)
-        case .failure(let r): return reject(r.reason)
-        }
+        // Built here rather than through `TouchFieldValues.record` to save copies of the record.
+        guard let session = values.session else { return reject("missing field \"session\"") }
+        guard let t = values.t else { return reject("missing field \"t\"") }
+        guard let phase = values.phase else { return reject("missing field \"phase\"") }
+        guard let x = values.x else { return reject("missing field \"x\"") }
+        guard let y = values.y else { return reject("missing field \"y\"") }
+        if !values.extras.isEmpty { values.attributes.extra = JSONText.object(values.extras) }
+        return .touch(TouchRecord(session: session, sample: TouchSample(t: t, x: x, y: y, phase: phase),
+                                  attributes: values.attributes, source: source))
     }
 
     func number(_ name: String, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell) -> Result<Double, FieldProblem> {

@@ -10,9 +10,22 @@ enum TouchField: Int, CaseIterable {
     /// The field's name in logs (`scroll_axis`, `app_version`).
     var name: String {
         switch self {
+        case .type: return "type"
+        case .session: return "session"
+        case .t: return "t"
+        case .phase: return "phase"
+        case .x: return "x"
+        case .y: return "y"
+        case .config: return "config"
+        case .variant: return "variant"
+        case .control: return "control"
+        case .frame: return "frame"
+        case .container: return "container"
         case .scrollAxis: return "scroll_axis"
+        case .user: return "user"
+        case .device: return "device"
         case .appVersion: return "app_version"
-        default: return String(describing: self)
+        case .screen: return "screen"
         }
     }
 
@@ -209,7 +222,7 @@ extension SessionAttributes: SessionMergeable {
     /// a different value is a conflict (reported, `self` unchanged). Extra fields merge key by
     /// key under the same rule.
     public mutating func merge(_ later: SessionAttributes) -> String? {
-        if later.isEmpty || later == self { return nil }
+        if !later.hasAnyValue || later == self { return nil }
         var merged = self
         func take<T: Equatable>(_ name: String, _ path: WritableKeyPath<SessionAttributes, T?>,
                                 _ show: (T) -> String) -> String? {
@@ -246,6 +259,16 @@ extension SessionAttributes: SessionMergeable {
         }
         self = merged
         return nil
+    }
+}
+
+extension SessionAttributes {
+    /// True when some field is set: `!isEmpty` without building an empty value to compare with
+    /// (this runs once per record).
+    @inline(__always)
+    var hasAnyValue: Bool {
+        config != nil || variant != nil || control != nil || frame != nil || container != nil || scrollAxis != nil
+            || user != nil || device != nil || appVersion != nil || screen != nil || extra != nil
     }
 }
 

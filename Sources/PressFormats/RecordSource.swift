@@ -56,8 +56,9 @@ public final class ByteInput {
     private var start = 0
     private var end = 0
     private var atEOF = false
-    /// The hash of every byte read so far.
-    public private(set) var hash = FNV1a64()
+    /// FNV-1a 64 state over every byte read so far (same parameters as `FNV1a64`, computed here
+    /// in a loop over the raw buffer, which is several times faster than the generic one).
+    private var hashState = FNV1a64.offsetBasis
     public private(set) var bytesRead = 0
     /// The 1-based number of the last line returned by `nextLine()`.
     public private(set) var lineNumber = 0
@@ -103,9 +104,22 @@ public final class ByteInput {
             if let base = b.baseAddress { buffer.update(from: base, count: b.count) }
         }
         end = bytes.count
-        hash.update(bytes)
+        bytes.withUnsafeBufferPointer { hashBytes($0) }
         bytesRead = bytes.count
         atEOF = true
+    }
+
+    private func hashBytes(_ b: UnsafeBufferPointer<UInt8>) {
+        var h = hashState
+        for byte in b { h = (h ^ UInt64(byte)) &* FNV1a64.prime }
+        hashState = h
+    }
+
+    /// The FNV-1a 64 hash of every byte read so far, as 16 lowercase hex digits (equal to
+    /// `FNV1a64.hex` of the same bytes).
+    public var contentHash: String {
+        let s = String(hashState, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
     }
 
     public convenience init(text: String, name: String) { self.init(bytes: Array(text.utf8), name: name) }
@@ -138,7 +152,7 @@ public final class ByteInput {
                 throw InputError("\(name): \(String(cString: strerror(errno)))")
             }
             if n == 0 { atEOF = true; return false }
-            hash.update(UnsafeBufferPointer(start: buffer + end, count: n))
+            hashBytes(UnsafeBufferPointer(start: buffer + end, count: n))
             end += n
             bytesRead += n
             return true

@@ -60,7 +60,10 @@ public struct StrictRejectError: Error, CustomStringConvertible, Sendable {
 public final class Ingester {
     public let store: Store
     public let options: IngestOptions
-    public private(set) var summary = IngestSummary()
+    public var summary: IngestSummary { state }
+    private var state = IngestSummary()
+    private var recordsBefore = 0
+    private var rejectsBefore = 0
     private var assembler = SessionAssembler<SessionAttributes, Origin>()
     private var pendingIDs: Set<String>
     private var resumed: Set<String> = []
@@ -83,47 +86,64 @@ public final class Ingester {
     /// `progress` is called now and then with the bytes and records read so far.
     /// - Throws: `StrictRejectError` (everything rolled back), `InputError`, `DatabaseError`
     ///   (the current batch rolled back; earlier batches stay committed).
+    @inlinable
     public func ingest<S: RecordSource>(_ source: inout S, input: ByteInput,
                                         progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
+        // Inlinable so the loop is specialised for the reader type (no boxing of each item).
         do {
-            try ingestUnguarded(&source, input: input, progress: progress)
+            let sourceID = try startSource(input)
+            var sinceCheck = 0
+            while let item = try source.next() {
+                try handle(item, sourceID: sourceID, raw: { source.lastRaw })
+                sinceCheck += 1
+                if sinceCheck >= 4096 {
+                    sinceCheck = 0
+                    progress?(bytesBeforeCurrent + input.bytesRead, summary.records)
+                    try commitIfDue()
+                }
+            }
+            try endSource(input, sourceID: sourceID)
+            progress?(summary.bytes, summary.records)
         } catch {
-            finished = true
-            store.db.rollback()
+            abandon()
             throw error
         }
     }
 
-    private func ingestUnguarded<S: RecordSource>(_ source: inout S, input: ByteInput,
-                                                  progress: ((Int, Int) -> Void)?) throws {
+    @usableFromInline var bytesBeforeCurrent: Int { summary.bytes }
+
+    @usableFromInline func abandon() {
+        finished = true
+        store.db.rollback()
+    }
+
+    @usableFromInline func startSource(_ input: ByteInput) throws -> Int64 {
         let sourceID = try store.beginSource(name: input.name)
         currentSourceID = sourceID
-        let recordsBefore = summary.records
-        let rejectsBefore = summary.rejects
-        var sinceCheck = 0
-        while let item = try source.next() {
-            summary.records += 1
-            switch item {
-            case .touch(let r):
-                try add(r, origin: Origin(sourceID: sourceID, line: r.source.line), raw: { source.lastRaw })
-            case .config(let c):
-                summary.configRecords += 1
-                try store.insertConfigRecord(c)
-            case .reject(let r):
-                try reject(r)
-            }
-            sinceCheck += 1
-            if sinceCheck >= 4096 {
-                sinceCheck = 0
-                progress?(summary.bytes + input.bytesRead, summary.records)
-                try commitIfDue()
-            }
+        recordsBefore = state.records
+        rejectsBefore = state.rejects
+        return sourceID
+    }
+
+    @usableFromInline func handle(_ item: RecordItem, sourceID: Int64, raw: () -> String) throws {
+        state.records += 1
+        switch item {
+        case .touch(let r):
+            try add(r, origin: Origin(sourceID: sourceID, line: r.source.line), raw: raw)
+        case .config(let c):
+            state.configRecords += 1
+            try store.insertConfigRecord(c)
+        case .reject(let r):
+            try reject(r)
         }
-        summary.files += 1
-        summary.bytes += input.bytesRead
-        let finalID = try store.finishSource(id: sourceID, hash: input.hash.hex, bytes: input.bytesRead,
-                                             records: summary.records - recordsBefore,
-                                             rejects: summary.rejects - rejectsBefore)
+    }
+
+    @usableFromInline func endSource(_ input: ByteInput, sourceID: Int64) throws {
+        state.files += 1
+        state.bytes += input.bytesRead
+        let finalID = try store.finishSource(id: sourceID, hash: input.contentHash, bytes: input.bytesRead,
+                                             records: state.records - recordsBefore,
+                                             rejects: state.rejects - rejectsBefore)
         if finalID != sourceID {
             assembler.updateOpenSessions { s in
                 if s.first.sourceID == sourceID { s.first.sourceID = finalID }
@@ -131,10 +151,9 @@ public final class Ingester {
             }
         }
         currentSourceID = nil
-        progress?(summary.bytes, summary.records)
     }
 
-    /// Stores still-open sessions as pending, commits, and returns the summary.
+    /// Stores still-open sessions as pending, commits, and returns the state.
     public func finish() throws -> IngestSummary {
         do {
             for open in assembler.drain() { try keepOpen(open) }
@@ -145,7 +164,7 @@ public final class Ingester {
             store.db.rollback()
             throw error
         }
-        return summary
+        return state
     }
 
     // MARK: Records
@@ -186,17 +205,17 @@ public final class Ingester {
         }
         switch try store.insertSession(s) {
         case .inserted(let id):
-            summary.sessionsNew += 1
-            summary.newSessionIDs.append(id)
+            state.sessionsNew += 1
+            state.newSessionIDs.append(id)
             sessionsInBatch += 1
             if fromPending {
                 try store.deletePending(session: s.id)
                 pendingIDs.remove(s.id)
                 resumed.remove(s.id)
-                summary.sessionsCompletedFromPending += 1
+                state.sessionsCompletedFromPending += 1
             }
         case .duplicate:
-            summary.duplicates += 1
+            state.duplicates += 1
         case .conflict:
             try conflict(s, at: location, with: "a stored session")
         }
@@ -207,30 +226,30 @@ public final class Ingester {
         let location = SourceLocation(file: try sourceName(open.last.sourceID), line: open.last.line)
         if resumed.contains(open.id) {
             try store.savePending(open)
-            summary.pending += 1
+            state.pending += 1
             return
         }
         let blob = SampleCodec.encode(open.samples)
         if let stored = try store.storedSamples(session: open.id) {
-            if stored.blob.starts(with: blob) { summary.duplicates += 1 } else {
+            if stored.blob.starts(with: blob) { state.duplicates += 1 } else {
                 try conflict(open, at: location, with: "a stored session")
             }
             return
         }
         if pendingIDs.contains(open.id), let p = try store.pending(session: open.id) {
             if isPrefix(p.samples, of: open.samples) {
-                if p.samples.count == open.samples.count { summary.duplicates += 1; return }
+                if p.samples.count == open.samples.count { state.duplicates += 1; return }
                 try store.savePending(open)
-                summary.pending += 1
+                state.pending += 1
             } else if isPrefix(open.samples, of: p.samples) {
-                summary.duplicates += 1
+                state.duplicates += 1
             } else {
                 try conflict(open, at: location, with: "a pending session")
             }
             return
         }
         try store.savePending(open)
-        summary.pending += 1
+        state.pending += 1
     }
 
     private func isPrefix(_ a: [TouchSample], of b: [TouchSample]) -> Bool {
@@ -244,7 +263,7 @@ public final class Ingester {
     }
 
     private func conflict(_ s: AssembledSession, at location: SourceLocation, with what: String) throws {
-        summary.conflicts += 1
+        state.conflicts += 1
         let raw = NDJSONWriter.lines(session: s.id, samples: s.samples, attributes: s.meta).joined(separator: "\n")
         try reject(Reject(source: location, reason: "session \"\(s.id)\" conflicts with \(what) of the same id "
             + "and different samples; the stored data was kept (this session's records are the raw text)", raw: raw),
@@ -257,14 +276,14 @@ public final class Ingester {
             store.db.rollback()
             throw StrictRejectError(reject: r)
         }
-        summary.rejects += 1
-        if summary.firstRejects.count < options.rejectMessagesKept { summary.firstRejects.append(r) }
+        state.rejects += 1
+        if state.firstRejects.count < options.rejectMessagesKept { state.firstRejects.append(r) }
         try store.insertReject(r, sourceID: sourceID ?? currentSourceID)
     }
 
     // MARK: Batches
 
-    private func commitIfDue() throws {
+    @usableFromInline func commitIfDue() throws {
         guard !options.strict else { return }
         let elapsed = ContinuousClock.now - batchStart
         if sessionsInBatch >= options.batchSessions || elapsed > .milliseconds(Int64(options.batchSeconds * 1000)) {
