@@ -40,6 +40,8 @@ public struct SessionFilter: Sendable, Hashable {
     public var config: String?
     /// Sessions with no row in `results` for this configuration version.
     public var withoutResultForConfigVersion: String?
+    /// With `config`: sessions that name no configuration count as this one (`--config`).
+    public var defaultConfig: String?
     public init(ids: [Int64]? = nil, sessions: [String]? = nil, config: String? = nil,
                 withoutResultForConfigVersion: String? = nil) {
         self.ids = ids; self.sessions = sessions; self.config = config
@@ -254,7 +256,12 @@ public final class Store {
         }
         if let config = filter.config {
             values.append(.text(config))
-            conditions.append("config = ?\(values.count)")
+            if let d = filter.defaultConfig {
+                values.append(.text(d))
+                conditions.append("coalesce(config, ?\(values.count)) = ?\(values.count - 1)")
+            } else {
+                conditions.append("config = ?\(values.count)")
+            }
         }
         if let version = filter.withoutResultForConfigVersion {
             values.append(.text(version))

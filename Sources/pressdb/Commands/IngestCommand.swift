@@ -89,18 +89,32 @@ enum IngestCommand: PressCommand {
         }
         progress.clear()
 
-        // REPLAY HOOK (lead): `summary.newSessionIDs` are the `sessions.id` values stored by
-        // this run; replay them here, e.g. `try replay(store, SessionFilter(ids: summary.newSessionIDs))`.
+        // Configurations from `{"type":"config"}` records, then replay of every session that has
+        // no result under its own configuration yet (this run's, and any an interrupted run left).
+        let configRejects: [Reject]
+        let replayed: ReplaySummary
+        do {
+            let catalog = try ConfigurationCatalog(store: store)
+            configRejects = try catalog.importConfigRecords()
+            let replayer = Replayer(store: store, catalog: catalog,
+                                    options: ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name))
+            replayed = try replayer.replayMissing()
+        } catch {
+            throw CLIError.failure("pressdb ingest: the sessions are stored, but replaying them failed: \(error); run 'pressdb replay' to retry")
+        }
+        let rejectCount = summary.rejects + configRejects.count
 
         if !quiet {
-            var lines: [String] = summary.firstRejects.map(\.description)
-            if summary.rejects > summary.firstRejects.count {
-                lines.append("… and \(summary.rejects - summary.firstRejects.count) more (see the rejects table)")
+            let shown = Array((summary.firstRejects + configRejects).prefix(rejectMessagesShown))
+            var lines: [String] = shown.map(\.description)
+            if rejectCount > shown.count {
+                lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
             lines.append(summaryLine(summary, seconds: seconds(ContinuousClock.now - started)))
+            lines += ReplayCommand.describe(replayed)
             printError(lines.joined(separator: "\n"))
         }
-        return summary.rejects > 0 ? ExitCode.rejects : ExitCode.ok
+        return rejectCount > 0 ? ExitCode.rejects : ExitCode.ok
     }
 
     static func seconds(_ d: Duration) -> Double {

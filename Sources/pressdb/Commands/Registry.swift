@@ -3,6 +3,7 @@
 var commands: [PressCommand.Type] {
     [
         IngestCommand.self,
+        ReplayCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
     ]

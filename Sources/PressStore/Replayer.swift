@@ -1,0 +1,147 @@
+// Replay over the database: read stored sessions, run each through `Replay.session` under its
+// own configuration (or another one, counterfactually), write `results` in batches.
+import PressCore
+import PressFormats
+
+/// How to replay.
+public struct ReplayOptions: Sendable {
+    /// The display frames are sampled on (60 Hz, 3 px/pt by default).
+    public var display: Display
+    /// The configuration of sessions that name none (`--config`, default `spring-press`).
+    public var defaultConfig: String
+    /// The container of sessions that name none: `none`.
+    public var defaultContainer: Container
+    /// Result rows per transaction.
+    public var batchSize: Int
+    public init(display: Display = Display(), defaultConfig: String = PressConfiguration.springPress.name,
+                defaultContainer: Container = .none, batchSize: Int = 5_000) {
+        self.display = display; self.defaultConfig = defaultConfig
+        self.defaultContainer = defaultContainer; self.batchSize = batchSize
+    }
+}
+
+/// What a replay run did.
+public struct ReplaySummary: Sendable {
+    /// Sessions replayed (results written).
+    public var replayed = 0
+    /// Sessions naming a configuration that is neither a preset nor stored, per name: not replayed.
+    public var unknownConfigs: [String: Int] = [:]
+    /// Sessions that could not be replayed (e.g. a zero-sized frame), with the reason; at most 20 kept.
+    public var failures: [(session: String, reason: String)] = []
+    public var failureCount = 0
+}
+
+/// Replays stored sessions and stores their results.
+///
+///     let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+///     let summary = try replayer.replayMissing()          // every session without its result
+///     try replayer.replay(SessionFilter(), as: .expandDelayedClick) { session, row in … }
+public final class Replayer {
+    public let store: Store
+    public let catalog: ConfigurationCatalog
+    public var options: ReplayOptions
+
+    public init(store: Store, catalog: ConfigurationCatalog, options: ReplayOptions = ReplayOptions()) {
+        self.store = store; self.catalog = catalog; self.options = options
+    }
+
+    /// The configuration a session ran under: its own `config`, else the default.
+    public func configurationName(of session: StoredSession) -> String {
+        session.attributes.config ?? options.defaultConfig
+    }
+
+    /// Replays one session under `configuration` (pure; nothing is written).
+    /// - Throws: `AnimationParameterError` for geometry or animation parameters that cannot be
+    ///   measured (e.g. a zero-sized frame).
+    public func result(of session: StoredSession, under configuration: PressConfiguration,
+                       counterfactual: Bool) throws -> ResultRow {
+        let a = session.attributes
+        let r = try Replay.session(session.samples, frame: a.frame, container: a.container ?? options.defaultContainer,
+                                   scrollAxis: a.scrollAxis ?? .vertical, configuration: configuration,
+                                   display: options.display)
+        return ResultRow(sessionID: session.id, config: configuration.name, configVersion: configuration.version,
+                         counterfactual: counterfactual, outcome: r.outcome.rawValue,
+                         cancelReason: r.cancelReason?.rawValue, actionFired: r.actionFired,
+                         feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
+                         durationMs: r.durationMs, maxTravelPt: r.maxTravelPt, pressDepth: r.pressDepth,
+                         releaseJumpPt: r.releaseJumpPt)
+    }
+
+    /// Replays every session that has no result for the current version of its own
+    /// configuration (what `pressdb ingest` runs after storing, and what `pressdb replay` does
+    /// without `--as`). Re-running after an interrupted ingest completes what is missing.
+    @discardableResult
+    public func replayMissing(_ each: ((StoredSession, ResultRow) -> Void)? = nil) throws -> ReplaySummary {
+        var summary = ReplaySummary()
+        let names = try store.db.prepare("SELECT DISTINCT coalesce(config, ?) FROM sessions")
+        names.bind(1, options.defaultConfig)
+        var configNames: [String] = []
+        while try names.step() { configNames.append(names.text(0)) }
+        for name in configNames {
+            var filter = SessionFilter(config: name)
+            filter.defaultConfig = options.defaultConfig
+            guard let configuration = catalog.resolve(name) else {
+                let n = try store.db.prepare("SELECT count(*) FROM sessions WHERE coalesce(config, ?) = ?")
+                n.bind(1, options.defaultConfig); n.bind(2, name)
+                summary.unknownConfigs[name, default: 0] += Int(try n.scalarInt() ?? 0)
+                continue
+            }
+            filter.withoutResultForConfigVersion = configuration.version
+            try run(filter, &summary, each) { _ in (configuration, false) }
+        }
+        return summary
+    }
+
+    /// Replays the sessions `filter` selects: under `configuration` when given (a counterfactual
+    /// result unless it is the session's own configuration), else under their own. Existing
+    /// results for the same configuration version are replaced by identical ones (replay is
+    /// deterministic).
+    @discardableResult
+    public func replay(_ filter: SessionFilter, as configuration: PressConfiguration? = nil,
+                       _ each: ((StoredSession, ResultRow) -> Void)? = nil) throws -> ReplaySummary {
+        var summary = ReplaySummary()
+        var f = filter
+        f.defaultConfig = options.defaultConfig
+        try run(f, &summary, each) { session in
+            let own = self.configurationName(of: session)
+            if let configuration {
+                let ownVersion = self.catalog.resolve(own)?.version
+                return (configuration, ownVersion != configuration.version)
+            }
+            return self.catalog.resolve(own).map { ($0, false) }
+        }
+        return summary
+    }
+
+    private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary,
+                     _ each: ((StoredSession, ResultRow) -> Void)?,
+                     choose: (StoredSession) -> (PressConfiguration, Bool)?) throws {
+        let cursor = try store.sessions(filter)
+        var batch: [ResultRow] = []
+        batch.reserveCapacity(options.batchSize)
+        while let session = try cursor.next() {
+            guard let (configuration, counterfactual) = choose(session) else {
+                summary.unknownConfigs[configurationName(of: session), default: 0] += 1
+                continue
+            }
+            do {
+                let row = try result(of: session, under: configuration, counterfactual: counterfactual)
+                batch.append(row)
+                each?(session, row)
+            } catch {
+                summary.failureCount += 1
+                if summary.failures.count < 20 { summary.failures.append((session.session, "\(error)")) }
+                continue
+            }
+            if batch.count >= options.batchSize {
+                try store.insertResults(batch)
+                summary.replayed += batch.count
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty {
+            try store.insertResults(batch)
+            summary.replayed += batch.count
+        }
+    }
+}
