@@ -4,6 +4,7 @@ var commands: [PressCommand.Type] {
     [
         IngestCommand.self,
         ReplayCommand.self,
+        ReportCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
     ]
