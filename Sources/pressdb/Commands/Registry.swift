@@ -5,6 +5,8 @@ var commands: [PressCommand.Type] {
         IngestCommand.self,
         ReplayCommand.self,
         ReportCommand.self,
+        ConfigsCommand.self,
+        ConfigCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
     ]
