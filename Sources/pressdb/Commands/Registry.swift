@@ -2,6 +2,7 @@
 
 var commands: [PressCommand.Type] {
     [
+        DemoCommand.self,
         IngestCommand.self,
         ReplayCommand.self,
         ReportCommand.self,
