@@ -2,8 +2,8 @@
 import PressCore
 
 /// Reads NDJSON: each non-blank line is one object — a touch record (`"type":"touch"` or no
-/// type), a configuration (`"type":"config"`), or a layout control (`"type":"control"`). Any other line becomes a `Reject` with its
-/// reason and raw text; reading continues.
+/// type), a configuration (`"type":"config"`), or a layout control (`"type":"control"`). Any
+/// other line becomes a `Reject` with its reason and raw text; reading continues.
 ///
 ///     var r = NDJSONReader(try ByteInput(path: "events.ndjson"))
 ///     while let item = try r.next() { … }
