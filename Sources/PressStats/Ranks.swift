@@ -191,7 +191,8 @@ func kthSmallest(_ k: Int, minimum: Double, maximum: Double, count: (Double) -> 
     if count(minimum) >= k { return minimum }
     var low = orderedKey(minimum)    // count(low) < k
     var high = orderedKey(maximum)   // count(high) ≥ k
-    while high - low > 1 {
+    // high − low can exceed Int64.max (keys of opposite signs); as UInt64 it is exact.
+    while UInt64(bitPattern: high &- low) > 1 {
         let mid = low &+ Int64(bitPattern: UInt64(bitPattern: high &- low) / 2)
         if count(value(ofOrderedKey: mid)) >= k { high = mid } else { low = mid }
     }
