@@ -49,23 +49,51 @@ public enum SpecialFunctions {
     {
         if x <= 0 { return (0, 1) }
         if y <= 0 { return (1, 0) }
-        // Front factor xᵃ (1 − x)ᵇ / B(a, b), in logs.
-        let logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * log(x) + b * log(y)
+        let logFront = logBetaFront(x: x, y: y, a: a, b: b)
         if x < (a + 1) / (a + b + 2) {
-            let value = exp(logFront) * betaContinuedFraction(x: x, a: a, b: b) / a
+            let value = exp(logFront) * betaContinuedFraction(x: x, oneMinusX: y, a: a, b: b) / a
             return (value, 1 - value)
         } else {
-            let value = exp(logFront) * betaContinuedFraction(x: y, a: b, b: a) / b
+            let value = exp(logFront) * betaContinuedFraction(x: y, oneMinusX: x, a: b, b: a) / b
             return (1 - value, value)
         }
     }
 
+    /// δ(x) = ln Γ(x) − [(x − ½) ln x − x + ½ ln 2π], the remainder of Stirling's formula: its
+    /// asymptotic series 1/(12x) − 1/(360x³) + 1/(1260x⁵) − 1/(1680x⁷) + 1/(1188x⁹) − 691/(360360x¹¹)
+    /// (Abramowitz & Stegun 6.1.41) for x ≥ 15 (truncation error < 10⁻¹⁶), else from `lgamma`.
+    static func stirlingRemainder(_ x: Double) -> Double {
+        if x < 15 {
+            return logGamma(x) - ((x - 0.5) * log(x) - x + 0.5 * log(2 * Double.pi))
+        }
+        let r = 1 / x, r2 = r * r
+        return r * (1.0 / 12 - r2 * (1.0 / 360 - r2 * (1.0 / 1260 - r2 * (1.0 / 1680 - r2 * (1.0 / 1188 - r2 * 691.0 / 360360)))))
+    }
+
+    /// ln(xᵃ yᵇ / B(a, b)), y = 1 − x, without the cancellation of large log-gammas: with s = a + b
+    /// and d = x s − a = b − y s (computed from whichever of x, y is the smaller, hence exact),
+    ///   ln front = a ln(1 + d/a) + b ln(1 − d/b) + ½ ln(ab / (2π s)) − δ(a) − δ(b) + δ(s),
+    /// which follows from Stirling's formula with remainder δ (the arrangement of Loader's saddle-point
+    /// binomial density, "Fast and accurate computation of binomial probabilities", 2000). When a is
+    /// 10⁸, ln Γ(a) ≈ 1.7 · 10⁹ and the direct difference of log-gammas would keep only ~7 digits.
+    static func logBetaFront(x: Double, y: Double, a: Double, b: Double) -> Double {
+        let s = a + b
+        let d = x < y ? x * s - a : b - y * s
+        let termA = abs(d) < 0.5 * a ? a * log1p(d / a) : a * log(x * s / a)
+        let termB = abs(d) < 0.5 * b ? b * log1p(-d / b) : b * log(y * s / b)
+        return termA + termB + 0.5 * log(a * b / (2 * Double.pi * s))
+            - stirlingRemainder(a) - stirlingRemainder(b) + stirlingRemainder(s)
+    }
+
     /// The continued fraction for Iₓ(a, b) (Numerical Recipes eq. 6.4.5): the coefficients are
     /// d₂ₘ₊₁ = −(a + m)(a + b + m)x / ((a + 2m)(a + 2m + 1)) and d₂ₘ = m(b − m)x / ((a + 2m − 1)(a + 2m)).
-    private static func betaContinuedFraction(x: Double, a: Double, b: Double) -> Double {
+    /// The first term 1 − (a + b)x/(a + 1) is formed from 1 − x when x is near 1, where it is
+    /// (1 − b + (a + b)(1 − x))/(a + 1) without cancellation.
+    private static func betaContinuedFraction(x: Double, oneMinusX y: Double, a: Double, b: Double) -> Double {
         func guarded(_ v: Double) -> Double { abs(v) < lentzTiny ? lentzTiny : v }
         var c = 1.0
-        var d = 1 / guarded(1 - (a + b) * x / (a + 1))
+        let first = x > 0.5 ? (1 - b + (a + b) * y) / (a + 1) : 1 - (a + b) * x / (a + 1)
+        var d = 1 / guarded(first)
         var h = d
         for m in 1...maximumIterations {
             let m = Double(m)

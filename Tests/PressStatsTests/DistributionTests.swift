@@ -46,6 +46,11 @@ struct DistributionTests {
         expectRelativelyClose(StudentT(degreesOfFreedom: 3).quantile(0.999), 10.214531852407383, tolerance: 1e-11)
         expectRelativelyClose(StudentT(degreesOfFreedom: 5).quantile(1e-10), -156.82559270889433, tolerance: 1e-10)
         #expect(StudentT(degreesOfFreedom: 7).quantile(0.5) == 0)
+        // Large ν, as Welch–Satterthwaite gives for big arms (scipy 1.17.1: t.ppf(0.975, 1e5) =
+        // 1.9599877075346095, t.ppf(0.975, 1e6) = 1.959966356814107, t.sf(2.5, 1e6) = 0.006209744751081627).
+        expectRelativelyClose(StudentT(degreesOfFreedom: 1e5).quantile(0.975), 1.9599877075346095, tolerance: 1e-11)
+        expectRelativelyClose(StudentT(degreesOfFreedom: 1e6).quantile(0.975), 1.959966356814107, tolerance: 1e-11)
+        expectRelativelyClose(StudentT(degreesOfFreedom: 1e6).survival(2.5), 0.006209744751081627, tolerance: 1e-10)
     }
 
     @Test("Student's t CDF (scipy 1.17.1: t.cdf(−3, 4), t.cdf(1.5, 7.3), t.sf(40, 3))")
