@@ -328,17 +328,24 @@ public struct Percentile: Sendable, Hashable {
         return result
     }
 
+    /// The type-7 estimate alone (no interval): with h = (n − 1)p, x₍⌊h⌋₊₁₎ + (h − ⌊h⌋)(x₍⌊h⌋₊₂₎ − x₍⌊h⌋₊₁₎).
+    /// O(1) on a sorted, non-empty sample; p in [0, 1]. What SQL's `percentile()` returns.
+    public static func type7(_ p: Double, ofSorted x: [Double]) -> Double {
+        let n = x.count
+        let h = Double(n - 1) * p
+        let j = Int(h.rounded(.down))
+        let fraction = h - Double(j)
+        return j + 1 < n ? x[j] + fraction * (x[j + 1] - x[j]) : x[j]
+    }
+
     private init(_ p: Double, ofSorted x: [Double], alpha: Double) throws(StatsError) {
         try validate(alpha: alpha)
         guard !x.isEmpty else { throw .tooFewObservations(needed: 1, got: 0) }
         guard p >= 0, p <= 1 else { throw .invalidInput("percentile level must lie in [0, 1], got \(p)") }
         let n = x.count
-        let h = Double(n - 1) * p
-        let j = Int(h.rounded(.down))
-        let fraction = h - Double(j)
         self.probability = p
         self.count = n
-        self.estimate = j + 1 < n ? x[j] + fraction * (x[j + 1] - x[j]) : x[j]
+        self.estimate = Percentile.type7(p, ofSorted: x)
         let binomial = Binomial(trials: n, probability: p)
         let l = binomial.quantile(alpha / 2)
         let u = binomial.quantile(1 - alpha / 2) + 1
