@@ -5,31 +5,33 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import PressCore
+@testable import pressdb
 
 /// A parsed XML element: name, attributes, children and its own text (children's text excluded).
-private final class XMLNode {
+private final class ParsedElement {
     let name: String
     let attributes: [String: String]
-    var children: [XMLNode] = []
+    var children: [ParsedElement] = []
     var ownText = ""
     init(name: String, attributes: [String: String]) { self.name = name; self.attributes = attributes }
 
     /// Text of this element and every descendant, in document order.
     var text: String { ownText + children.map(\.text).joined() }
     /// Every descendant (depth first) named `name`.
-    func all(_ name: String) -> [XMLNode] {
+    func all(_ name: String) -> [ParsedElement] {
         children.flatMap { ($0.name == name ? [$0] : []) + $0.all(name) }
     }
-    func first(_ name: String) -> XMLNode? { all(name).first }
+    func first(_ name: String) -> ParsedElement? { all(name).first }
 }
 
-/// Builds an `XMLNode` tree with Foundation's XMLParser; nil root plus the error when the text is
+/// Builds an `ParsedElement` tree with Foundation's XMLParser; nil root plus the error when the text is
 /// not well-formed XML.
 private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    private var stack: [XMLNode] = [XMLNode(name: "#document", attributes: [:])]
+    private var stack: [ParsedElement] = [ParsedElement(name: "#document", attributes: [:])]
     var error: Error?
 
-    static func parse(_ text: String) -> (root: XMLNode?, error: Error?) {
+    static func parse(_ text: String) -> (root: ParsedElement?, error: Error?) {
         let builder = XMLTreeBuilder()
         let parser = XMLParser(data: Data(text.utf8))
         parser.delegate = builder
@@ -40,7 +42,7 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        let node = XMLNode(name: elementName, attributes: attributeDict)
+        let node = ParsedElement(name: elementName, attributes: attributeDict)
         stack.last?.children.append(node)
         stack.append(node)
     }
@@ -325,5 +327,27 @@ private enum Chromium {
         #expect(dom.stdout.contains("none, scroll, table: press first shows at 83.3 ms"))
         let console = dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
         #expect(console.isEmpty, "console: \(console.joined(separator: "\n"))")
+    }
+}
+
+@Suite struct TypicalTapContainerTests {
+    // The data's containers join `none` and `scroll` (always shown), in UIKit's usual order;
+    // a JSON container with a named container's parameters is that container; text that does
+    // not parse is left out; a session without a container is replayed in `none`.
+    @Test func containersFromStoredTexts() {
+        let custom = "{\"delays_content_touches\": false, \"cancels_control_touches\": false}"
+        let shown = TypicalTap.containers(from: [
+            "table", nil, "bogus", custom,
+            "{\"delays_content_touches\": true, \"cancels_control_touches\": false}",  // = scroll
+        ])
+        #expect(shown.map(\.container.name) == ["none", "scroll", "table", nil])
+        #expect(shown.last?.label.hasPrefix("custom scroll view (delays off, cancels off, 150 ms, 10 pt)") == true)
+    }
+
+    // An undamped spring never settles: drawn for ten periods 2π√(m/k) = 10 × 0.6283 s.
+    @Test func undampedSpringSpansTenPeriods() {
+        let chart = SpringProgressChart.chart(try! Spring(mass: 1, stiffness: 100, damping: 0))
+        #expect(abs((chart.series[0].times.last ?? 0) - 2 * Double.pi) < 1e-9)
+        #expect(chart.textAlternative.contains("never settles"))
     }
 }

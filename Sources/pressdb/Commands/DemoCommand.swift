@@ -79,6 +79,7 @@ enum DemoCommand: PressCommand {
             say("demo: wrote the HTML report to \(html)")
         }
 
+        if let html = args.string("html") { try emit("\nThe HTML report is \(html): open it in a browser.\n") }
         try emit("""
 
         The database is \(dbPath). Try:

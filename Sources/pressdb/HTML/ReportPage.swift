@@ -68,19 +68,18 @@ enum ReportPage {
         try describeSource(&page, runner: runner, context: context)
 
         page.heading("Press feedback during a typical tap")
-        page.paragraph("Each configuration’s press-and-release animation as the screen shows it, one step per "
-            + "display frame (60 Hz), for a stationary tap lasting the median tap duration in the data, on a 44 × 44 pt "
-            + "control at 3 px/pt, in each container the data has (and always without a scroll view and in a plain scroll "
-            + "view, which holds the touch back for 150 ms). The shaded band is 1 ± δ, δ = 1/66: inside it the edge has moved "
-            + "less than one device pixel, so the press is not yet visible. Markers: touch-down, lift, and the first frame "
-            + "at which the press shows in each container (a dot on its curve).")
+        page.paragraph("Each configuration’s scale on screen, frame by frame (60 Hz), during a stationary tap lasting "
+            + "the median tap in the data, on a 44 × 44 pt control, in each container the data has (always including no "
+            + "scroll view and a plain scroll view, which holds a touch back for 150 ms). Inside the shaded band (1 ± 1/66 at "
+            + "3 px/pt) the edge has moved less than one device pixel: the press does not show yet. A dot marks the first "
+            + "frame at which it shows.")
         for figure in try typicalTapFigures(runner: runner) { page.figure(figure.chart, caption: figure.caption) }
 
         page.heading("Feedback latency")
         let latencies = try runner.feedbackLatencies()
         let ecdf = ECDFChart(title: "Feedback latency per \(context.filter.by)", series: latencies.map {
             ECDFSeries(name: label(group: $0.group, arm: $0.arm), values: $0.latenciesMs, unobserved: $0.unseenPresses)
-        }, size: ChartSize(width: 880, height: 440))
+        }, size: ChartSize(width: 960, height: 460))
         page.figure(ecdf, caption: "Share of presses whose feedback showed within the time on the x axis (an ECDF, "
             + "one step per frame). Unseen presses count in the denominator, so a configuration with unseen presses levels "
             + "off below 100 %, and its p50 (circle) and p90 (diamond) are over all presses — they can differ from the "
