@@ -6,6 +6,7 @@ import FoundationXML
 #endif
 import Testing
 import PressCore
+import PressCharts
 @testable import pressdb
 
 /// A parsed XML element: name, attributes, children and its own text (children's text excluded).
@@ -349,5 +350,21 @@ private enum Chromium {
         let chart = SpringProgressChart.chart(try! Spring(mass: 1, stiffness: 100, damping: 0))
         #expect(abs((chart.series[0].times.last ?? 0) - 2 * Double.pi) < 1e-9)
         #expect(chart.textAlternative.contains("never settles"))
+    }
+}
+
+@Suite struct TypicalTapChartTests {
+    // spring-press, a 100 ms stationary tap without a scroll view: the dot sits on the frame at
+    // 2/60 s (the first with 0.05·p(t) ≥ 1/66, computed in python: 0.0073 at 1/60, 0.0203 at
+    // 2/60), at that frame's value 1 − 0.0203 = 0.9797; lift marker at 100 ms.
+    @Test func dotOnFirstVisibleFrame() throws {
+        let tap = try TypicalTap(configuration: .springPress, duration: 0.1, containers: [("none", .none)])
+        let chart = tap.chart(until: tap.settledTime)
+        let layout = chart.layout()
+        let dot = try #require(layout.highlights.first)
+        #expect(abs(dot.point.x - layout.x(2000.0 / 60)) < 1e-9)
+        #expect(abs(dot.point.y - layout.y(1 - 0.02026355169921759)) < 0.01)
+        #expect(chart.markers.map(\.time) == [0, 0.1])
+        #expect(chart.visibilityDelta == 1.0 / 66)
     }
 }

@@ -146,7 +146,7 @@ enum ReportCommand: PressCommand {
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let defs = try definitions(args.string("reports"))
-        let html = args.string("format") == "html"
+        let html = try args.choice("format", tabularFormats.map(\.rawValue) + ["html"]) == "html"
         if html && args.flag("list") {
             try emit(ReportPage.list(defs, generatedAt: Date()).render(), to: args.string("out"))
             return ExitCode.ok
@@ -196,7 +196,7 @@ enum ReportCommand: PressCommand {
             throw CLIError.failure("pressdb report: \(e)")
         }
         if html {
-            let context = ReportPageContext(reportName: name, databasePath: path, filter: filter, generatedAt: Date())
+            let context = ReportPageContext(reportName: name, isUserDefined: def.isUserDefined, databasePath: path, filter: filter, generatedAt: Date())
             let page: HTMLPage
             do {
                 page = name == "summary" && !def.isUserDefined

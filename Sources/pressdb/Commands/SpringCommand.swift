@@ -62,7 +62,7 @@ enum SpringCommand: PressCommand {
     ]
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        if args.string("format") == "svg" {
+        if try args.choice("format", ["table", "json", "csv", "svg"]) == "svg" {
             let spring = try makeSpring(args)
             try emit(SpringProgressChart.chart(spring).standaloneSVG(id: "spring"), to: args.string("out"))
             return ExitCode.ok

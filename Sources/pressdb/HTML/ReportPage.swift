@@ -9,6 +9,8 @@ import PressStore
 /// Where a page's numbers come from: printed at its top, so a saved page explains itself.
 struct ReportPageContext {
     var reportName: String
+    /// The report came from the user's `--reports DIR`.
+    var isUserDefined: Bool
     var databasePath: String
     var filter: ReportFilter
     var generatedAt: Date
@@ -139,7 +141,7 @@ enum ReportPage {
         if let u = f.until { filters.append("touch-down at or before \(Render.full(u)) s") }
         page.definitionList([
             ("Database", context.databasePath),
-            ("Report", "\(context.reportName) (\(ReportDefinition.builtIn.contains { $0.name == context.reportName } ? "built-in" : "user-defined"))"),
+            ("Report", "\(context.reportName) (\(context.isUserDefined ? "user-defined" : "built-in"))"),
             ("Grouped by", f.by),
             ("Filters", filters.isEmpty ? "none (every session)" : filters.joined(separator: "; ")),
             ("Replayed as", f.replayedAs.map { "\($0), for every session (pressdb replay --as)" }
