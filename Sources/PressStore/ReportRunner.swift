@@ -180,3 +180,93 @@ public final class ReportRunner {
         return ReportResult(columns: columns, rows: rows)
     }
 }
+
+// MARK: Read helpers for charts (HTML reports)
+
+/// One report group's feedback latencies, for an ECDF: every non-NULL `feedback_latency_ms`
+/// of the group, and its unseen presses (sessions the control received — every outcome but a
+/// scroll-abort — whose animation never moved the edge by one device pixel), as the summary
+/// report counts them (`reports/summary.sql`, `unseen_presses`).
+public struct GroupFeedbackLatencies: Sendable, Equatable {
+    /// The `grp` value (the `--by` column); nil when the sessions have none.
+    public var group: String?
+    /// The variant when grouping by config and it differs from the config (`arm`); else nil.
+    public var arm: String?
+    /// Feedback latencies in milliseconds, ascending.
+    public var latenciesMs: [Double]
+    /// Presses without feedback latency (unseen presses).
+    public var unseenPresses: Int
+}
+
+/// How one configuration is used in the report's input: its sessions per container, and the
+/// median duration of its taps.
+public struct ConfigurationUsage: Sendable, Equatable {
+    /// The configuration's name (`report_input.config`).
+    public var config: String
+    /// Distinct `sessions.container` texts (a name, canonical JSON, or nil for none given) with
+    /// their session counts, most sessions first.
+    public var containers: [(container: String?, sessions: Int)]
+    /// Median `duration_ms` of the configuration's taps (Hyndman & Fan type 7, as the report
+    /// function `percentile`); nil without taps.
+    public var medianTapDurationMs: Double?
+    /// Median `duration_ms` of all its sessions.
+    public var medianDurationMs: Double?
+
+    public static func == (a: ConfigurationUsage, b: ConfigurationUsage) -> Bool {
+        a.config == b.config && a.medianTapDurationMs == b.medianTapDurationMs && a.medianDurationMs == b.medianDurationMs
+            && a.containers.map(\.container) == b.containers.map(\.container)
+            && a.containers.map(\.sessions) == b.containers.map(\.sessions)
+    }
+}
+
+extension ReportRunner {
+    /// The feedback latencies of every group of `report_input`, ordered by group then arm (the
+    /// summary report's order).
+    /// - Throws: `DatabaseError`.
+    public func feedbackLatencies() throws -> [GroupFeedbackLatencies] {
+        let s = try db.prepare("""
+            SELECT grp, arm, feedback_latency_ms, outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL
+            FROM temp.report_input ORDER BY grp, arm, feedback_latency_ms
+            """)
+        var out: [GroupFeedbackLatencies] = []
+        while try s.step() {
+            let group = s.isNull(0) ? nil : s.text(0), arm = s.isNull(1) ? nil : s.text(1)
+            if out.last.map({ $0.group != group || $0.arm != arm }) ?? true {
+                out.append(GroupFeedbackLatencies(group: group, arm: arm, latenciesMs: [], unseenPresses: 0))
+            }
+            if let v = s.optionalDouble(2) { out[out.count - 1].latenciesMs.append(v) }
+            if s.int(3) == 1 { out[out.count - 1].unseenPresses += 1 }
+        }
+        return out
+    }
+
+    /// Per configuration in `report_input` (by name): containers and median tap duration.
+    /// - Throws: `DatabaseError`.
+    public func configurationUsage() throws -> [ConfigurationUsage] {
+        var out: [ConfigurationUsage] = []
+        let medians = try db.prepare("""
+            SELECT config, percentile(CASE WHEN outcome = 'tap' THEN duration_ms END, 0.5), percentile(duration_ms, 0.5)
+            FROM temp.report_input GROUP BY config ORDER BY config
+            """)
+        while try medians.step() {
+            out.append(ConfigurationUsage(config: medians.text(0), containers: [],
+                                          medianTapDurationMs: medians.optionalDouble(1),
+                                          medianDurationMs: medians.optionalDouble(2)))
+        }
+        let containers = try db.prepare("""
+            SELECT config, container, count(*) FROM temp.report_input
+            GROUP BY config, container ORDER BY config, count(*) DESC, container
+            """)
+        while try containers.step() {
+            guard let i = out.firstIndex(where: { $0.config == containers.text(0) }) else { continue }
+            out[i].containers.append((containers.optionalText(1), containers.int(2)))
+        }
+        return out
+    }
+
+    /// The current definition of every configuration (presets and stored), by name.
+    /// - Throws: `DatabaseError`.
+    public func configurations() throws -> [String: PressConfiguration] {
+        try ConfigurationCatalog(store: Store(database: db)).current.mapValues(\.configuration)
+    }
+}

@@ -13,12 +13,14 @@ enum DemoCommand: PressCommand {
         C: expand-delayed-click — ingests it into a fresh database (a temporary file unless
         --db is given), replays every session, prints the summary report, and compares arm A
         with arm B. Then it says where the database is, so you can explore it with the other
-        commands.
+        commands. --html FILE also writes the summary as a self-contained HTML page (charts of
+        the typical tap, feedback latency and outcome rates; docs/html-report.md).
         """,
         options: [
             .option("db", "PATH", help: "Where to create the demo database (must not exist yet).\nDefault: a new temporary folder."),
             .option("sessions", "N", help: "Sessions to generate (default 20000)."),
             .option("seed", "S", help: "Random seed of the generated log (default 1)."),
+            .option("html", "FILE", help: "Also write the summary report as an HTML page to FILE."),
             CommonOptions.quiet,
         ])
 
@@ -71,7 +73,13 @@ enum DemoCommand: PressCommand {
         try emit("Summary per configuration (pressdb report):\n\n")
         let report = try ReportCommand.run(try ReportCommand.spec.parse(["--db", dbPath]))
         guard report == ExitCode.ok else { return report }
+        if let html = args.string("html") {
+            let page = try ReportCommand.run(try ReportCommand.spec.parse(["--db", dbPath, "--format", "html", "--out", html]))
+            guard page == ExitCode.ok else { return page }
+            say("demo: wrote the HTML report to \(html)")
+        }
 
+        if let html = args.string("html") { try emit("\nThe HTML report is \(html): open it in a browser.\n") }
         try emit("""
 
         The database is \(dbPath). Try:

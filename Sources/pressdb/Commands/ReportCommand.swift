@@ -1,5 +1,6 @@
 // `pressdb report`: the product's answer — outcomes and perceived latency per configuration.
 import Foundation
+import PressCharts
 import PressStore
 
 enum ReportCommand: PressCommand {
@@ -14,12 +15,17 @@ enum ReportCommand: PressCommand {
 
         Rates are fractions with Wilson 95 % intervals (_low, _high); times in milliseconds.
         The terminal table shows rates as percentages; CSV and JSON carry full precision.
+        --format html writes one self-contained page (inline SVG and CSS, no scripts, nothing
+        fetched): for the summary, the scale curve of a typical tap per configuration, the
+        feedback-latency distributions, the outcome rates with their intervals and the same
+        numbers as the terminal; for another report, its rows as a table (docs/html-report.md).
 
         Examples:
           pressdb report
           pressdb report latency --by variant --format csv
           pressdb report --where variant=B,screen=feed --since 1700000000
           pressdb report --reports ./my-reports weekly
+          pressdb report --format html --out report.html
         """,
         positionals: [PositionalSpec(name: "NAME", help: "The report to run (default summary).", optional: true)],
         options: [
@@ -31,7 +37,7 @@ enum ReportCommand: PressCommand {
             .option("as", "CONFIG", help: "Report the sessions replayed as CONFIG ('pressdb replay --as')\ninstead of each under its own configuration."),
             .option("reports", "DIR", help: "A folder of your own .sql report files."),
             .flag("list", help: "List the available reports with their descriptions."),
-            CommonOptions.format([.table, .csv, .json, .markdown]),
+            .option("format", "FORMAT", help: "Output: table|csv|json|markdown|html (default table)."),
             CommonOptions.out,
         ])
 
@@ -135,12 +141,20 @@ enum ReportCommand: PressCommand {
         return out
     }
 
+    /// The formats besides HTML (which `--format html` selects before these are parsed).
+    static let tabularFormats: [OutputFormat] = [.table, .csv, .json, .markdown]
+
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let defs = try definitions(args.string("reports"))
+        let html = try args.choice("format", tabularFormats.map(\.rawValue) + ["html"]) == "html"
+        if html && args.flag("list") {
+            try emit(ReportPage.list(defs, generatedAt: Date()).render(), to: args.string("out"))
+            return ExitCode.ok
+        }
         if args.flag("list") {
             let t = ResultTable(columns: [Column("report"), Column("source"), Column("description")],
                                 rows: defs.map { [.text($0.name), .text($0.isUserDefined ? "user" : "built-in"), .text($0.summary)] })
-            try emit(Render.render(t, as: try CommonOptions.outputFormat(args, [.table, .csv, .json, .markdown]), color: useColor()),
+            try emit(Render.render(t, as: try CommonOptions.outputFormat(args, tabularFormats), color: useColor()),
                      to: args.string("out"))
             return ExitCode.ok
         }
@@ -148,7 +162,7 @@ enum ReportCommand: PressCommand {
         guard let def = defs.first(where: { $0.name == name }) else {
             throw CLIError.usage("pressdb report: no report named '\(name)'; available: \(defs.map(\.name).joined(separator: ", ")) ('pressdb report --list')")
         }
-        let format = try CommonOptions.outputFormat(args, [.table, .csv, .json, .markdown])
+        let format = html ? OutputFormat.table : try CommonOptions.outputFormat(args, tabularFormats)
         var filter = ReportFilter()
         filter.by = try args.choice("by", ReportFilter.groupings) ?? "config"
         filter.equals = try equalities(args)
@@ -180,6 +194,19 @@ enum ReportCommand: PressCommand {
         let result: ReportResult
         do { result = try runner.run(def) } catch let e as ReportError {
             throw CLIError.failure("pressdb report: \(e)")
+        }
+        if html {
+            let context = ReportPageContext(reportName: name, isUserDefined: def.isUserDefined, databasePath: path, filter: filter, generatedAt: Date())
+            let page: HTMLPage
+            do {
+                page = name == "summary" && !def.isUserDefined
+                    ? try ReportPage.summary(result, runner: runner, context: context)
+                    : try ReportPage.table(result, runner: runner, context: context)
+            } catch {
+                throw CLIError.failure("pressdb report: cannot build the HTML page: \(error)")
+            }
+            try emit(page.render(), to: args.string("out"))
+            return ExitCode.ok
         }
         var table = table(result, groupName: filter.by)
         if format == .table { table = foldIntervals(table) }
