@@ -29,10 +29,15 @@ public struct Rect: Hashable, Sendable {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
-    /// Apple's minimum hit target, 44 × 44 pt (Human Interface Guidelines), centred on `center`.
-    /// Used when a session gives no frame (reference §2, "The frame").
+    /// The side of Apple's minimum hit target: 44 pt (Human Interface Guidelines, "Buttons":
+    /// a hit region of at least 44 × 44 pt).
+    public static let minimumHitTargetSide = 44.0
+
+    /// Apple's minimum hit target, 44 × 44 pt, centred on `center`. Used when a session gives
+    /// no frame (reference §2, "The frame").
     public static func minimumHitTarget(centeredOn center: Point) -> Rect {
-        Rect(x: center.x - 22, y: center.y - 22, width: 44, height: 44)
+        let side = minimumHitTargetSide
+        return Rect(x: center.x - side / 2, y: center.y - side / 2, width: side, height: side)
     }
 
     public var midX: Double { x + width / 2 }

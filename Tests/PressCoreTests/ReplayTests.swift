@@ -83,3 +83,37 @@ private func stationaryTap(lift: Double, phaseAtEnd: TouchPhase = .ended) -> [To
         }
     }
 }
+
+/// Found by review: a sample that is "at the same instant" as the delay timer but a rounding
+/// error before it (realistic with epoch timestamps) must not reorder press and release.
+@Suite struct SimultaneousEventOrderTests {
+    // t0 = 523.4567; in doubles (t0 + 0.15) − t0 = 0.14999999999997726 (python3), within the
+    // 1e-9 s tolerance of the 0.150 s timer. expand-delayed-click in a table: the timer delivers
+    // touchDown at 0.150, then the 11 pt vertical move cancels at the same instant. The shrink
+    // animation (added after the expand one) wins from 1.3: the frame at 150 ms shows 1.3
+    // (feedback 150 ms), the jump is |1.3 − 1.0| × 22 pt = 6.6 pt, the action fires 300 ms later.
+    @Test func tableCancelAtTheTimerInstantKeepsCausalOrder() throws {
+        let t0 = 523.4567
+        let samples = [TouchSample(t: t0, x: 100, y: 100, phase: .began),
+                       TouchSample(t: t0 + 0.15, x: 100, y: 111, phase: .moved),
+                       TouchSample(t: t0 + 0.4, x: 100, y: 140, phase: .ended)]
+        let r = try Replay.session(samples, frame: nil, container: .table, scrollAxis: .vertical,
+                                   configuration: .expandDelayedClick)
+        #expect(r.outcome == .scrollAbort && r.actionFired)
+        #expect(abs(try #require(r.feedbackLatencyMs) - 150) < 1e-6)
+        #expect(abs(r.releaseJumpPt - 6.6) < 1e-9)
+        #expect(abs(try #require(r.actionLatencyMs) - 300) < 1e-9)
+    }
+
+    // spring-press in a scroll view, lift 5e-10 s before the timer: touchDown and touchUpInside
+    // arrive together, the two identical additive springs cancel exactly — an unseen press (the
+    // same as a lift exactly at 0.150 s).
+    @Test func liftJustBeforeTheTimerIsStillUnseen() throws {
+        let samples = [TouchSample(t: 0, x: 100, y: 100, phase: .began),
+                       TouchSample(t: 0.15 - 5e-10, x: 100, y: 100, phase: .ended)]
+        let r = try Replay.session(samples, frame: nil, container: .scroll, scrollAxis: .vertical,
+                                   configuration: .springPress)
+        #expect(r.outcome == .tap)
+        #expect(r.feedbackLatencyMs == nil)
+    }
+}

@@ -124,29 +124,32 @@ public enum ControlTracking {
                 }
             }
 
-            // Tracking: the sample that delivered the touch is tracked like any other.
+            // Tracking: the sample that delivered the touch is tracked like any other. A sample
+            // within the time tolerance before the delay timer counts as at the same instant, after
+            // the timer's touchDown: it never gets an earlier time than the event before it.
+            let t = max(s.t, events.last?.time ?? 0)
             switch s.phase {
             case .moved, .stationary:
                 if cancelsOnScroll {
                     let d = GestureConventions.axisDistances(from: origin, to: s.point, axis: scrollAxis)
                     if GestureConventions.reaches(d.along, hysteresis) {
-                        events.append(TimedControlEvent(time: s.t, event: .touchCancel))
-                        return ControlTrace(events: events, ending: .scrollCancel, endTime: s.t)
+                        events.append(TimedControlEvent(time: t, event: .touchCancel))
+                        return ControlTrace(events: events, ending: .scrollCancel, endTime: t)
                     }
                 }
                 let now = GestureConventions.isInside(s.point, frame: frame, margin: retentionMargin)
                 let event: ControlEvent = now
                     ? (inside ? .touchDragInside : .touchDragEnter)
                     : (inside ? .touchDragExit : .touchDragOutside)
-                events.append(TimedControlEvent(time: s.t, event: event))
+                events.append(TimedControlEvent(time: t, event: event))
                 inside = now
             case .ended:
                 let up = GestureConventions.isInside(s.point, frame: frame, margin: retentionMargin)
-                events.append(TimedControlEvent(time: s.t, event: up ? .touchUpInside : .touchUpOutside))
-                return ControlTrace(events: events, ending: up ? .touchUpInside : .touchUpOutside, endTime: s.t)
+                events.append(TimedControlEvent(time: t, event: up ? .touchUpInside : .touchUpOutside))
+                return ControlTrace(events: events, ending: up ? .touchUpInside : .touchUpOutside, endTime: t)
             case .cancelled:
-                events.append(TimedControlEvent(time: s.t, event: .touchCancel))
-                return ControlTrace(events: events, ending: .systemCancel, endTime: s.t)
+                events.append(TimedControlEvent(time: t, event: .touchCancel))
+                return ControlTrace(events: events, ending: .systemCancel, endTime: t)
             case .began:
                 continue
             }

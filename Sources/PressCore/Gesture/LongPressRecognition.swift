@@ -117,17 +117,20 @@ public enum LongPressRecognition {
                     continue
                 }
             }
+            // A sample within the time tolerance before the press began counts as at the same
+            // instant, after `.began`: it never gets an earlier time than the state before it.
+            let t = max(s.t, states.last?.time ?? 0)
             switch s.phase {
             case .moved, .stationary:
-                states.append(TimedLongPressState(time: s.t, state: .changed))
+                states.append(TimedLongPressState(time: t, state: .changed))
                 if let box = gesture.safeArea,
                    GestureConventions.exceeds(abs(s.x - anchor.x), box)
                     || GestureConventions.exceeds(abs(s.y - anchor.y), box) {
-                    return finish(.ended, .leftSafeArea, s.t)
+                    return finish(.ended, .leftSafeArea, t)
                 }
                 lastPoint = s.point
-            case .ended: return finish(.ended, .ended, s.t)
-            case .cancelled: return finish(.cancelled, .cancelled, s.t)
+            case .ended: return finish(.ended, .ended, t)
+            case .cancelled: return finish(.cancelled, .cancelled, t)
             case .began: continue
             }
         }
