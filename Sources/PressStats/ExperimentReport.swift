@@ -277,7 +277,7 @@ public enum Experiment {
                 metric: metric, control: p.control.estimate, controlInterval: p.control.interval,
                 treatment: p.treatment.estimate, treatmentInterval: p.treatment.interval,
                 difference: p.difference, differenceInterval: p.interval, relativeDifference: relative,
-                pValue: nil, test: "order-statistic intervals (Bonferroni), no test",
+                pValue: nil, test: "order-statistic intervals (Bonferroni); no test",
                 verdict: .noDetectableDifference, controlCount: va.count, treatmentCount: vb.count)
             if probability == 0.5 {
                 if paired {

@@ -267,7 +267,8 @@ enum CompareCommand: PressCommand {
 
     static func pText(_ p: Double?) -> String {
         guard let p, p.isFinite else { return "–" }
-        if p == 0 { return "0" }
+        // A p-value that underflowed to 0 is below the smallest normal double; say so, not "0".
+        if p == 0 { return "<1e-300" }
         if p >= 0.001 { return NumberText.compact(p, maxDigits: 3) }
         return String(format: "%.1e", p)
     }
