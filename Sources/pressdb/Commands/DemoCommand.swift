@@ -79,12 +79,18 @@ enum DemoCommand: PressCommand {
             say("demo: wrote the HTML report to \(html)")
         }
 
+        // 3. Compare arm B (longpress-safe-area) with arm A (spring-press).
+        try emit("\nArm B against arm A (pressdb compare A B):\n\n")
+        let compare = try CompareCommand.run(try CompareCommand.spec.parse(["A", "B", "--db", dbPath]))
+        guard compare == ExitCode.ok else { return compare }
         if let html = args.string("html") { try emit("\nThe HTML report is \(html): open it in a browser.\n") }
+
         try emit("""
 
         The database is \(dbPath). Try:
           pressdb report latency --db \(dbPath)
           pressdb report cancellations --db \(dbPath) --by variant
+          pressdb compare spring-press longpress-safe-area --paired --db \(dbPath) --where variant=A
           pressdb replay --db \(dbPath) --as expand-delayed-click --quiet && pressdb report --db \(dbPath) --as expand-delayed-click
 
         """)

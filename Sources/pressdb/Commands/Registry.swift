@@ -6,6 +6,7 @@ var commands: [PressCommand.Type] {
         IngestCommand.self,
         ReplayCommand.self,
         ReportCommand.self,
+        CompareCommand.self,
         ConfigsCommand.self,
         ConfigCommand.self,
         GenerateCommand.self,

@@ -1,0 +1,413 @@
+// An A/B comparison of two arms, from their data to one row per metric: each arm's value, the
+// difference B − A with its interval, the relative difference, the p-value (adjusted for the
+// number of metrics when asked), the test used and a verdict. Pure: the store computes the
+// inputs (counts, sums, sums of squares in SQL; raw latencies for rank tests).
+//
+// Convention, as in the rest of PressStats: A is the control (the configuration shipped today),
+// B the treatment (the candidate); every difference is B − A.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Metrics
+
+/// A per-session yes/no event whose rate is compared.
+public enum SessionEvent: String, CaseIterable, Sendable, Hashable {
+    /// outcome = tap (a completed press, `touchUpInside` or the long press's `.ended`).
+    case tap
+    /// outcome = cancel (drag exit, system cancel, safe area).
+    case cancel
+    /// outcome = scroll_abort (the scroll view took the touch).
+    case scrollAbort = "scroll_abort"
+    /// The action fired although the outcome is not a tap (e.g. the expand pattern's action on
+    /// any release).
+    case falseAction = "false_action"
+    /// The control received the press (outcome ≠ scroll_abort) but its animation never moved the
+    /// edge by a device pixel (feedback latency NULL): an unseen press.
+    case unseenPress = "unseen_press"
+}
+
+/// Which latency a latency row is about.
+public enum LatencyKind: String, Sendable, Hashable {
+    /// Touch-down to the first frame whose edge moved one device pixel (ms).
+    case feedback
+    /// The triggering touch event to the action (ms).
+    case action
+}
+
+/// One row of a comparison. The names are the snake_case names `pressdb compare` prints and
+/// accepts with `--metric`.
+public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
+    case tapRate = "tap_rate"
+    case cancelRate = "cancel_rate"
+    case scrollAbortRate = "scroll_abort_rate"
+    case falseActionRate = "false_action_rate"
+    case unseenRate = "unseen_rate"
+    /// Mean feedback latency (ms).
+    case feedbackLatency = "feedback_latency_ms"
+    /// Median feedback latency (ms).
+    case feedbackLatencyP50 = "feedback_latency_p50_ms"
+    /// 90th percentile of feedback latency (ms).
+    case feedbackLatencyP90 = "feedback_latency_p90_ms"
+    /// Mean action latency (ms).
+    case actionLatency = "action_latency_ms"
+    case actionLatencyP50 = "action_latency_p50_ms"
+    case actionLatencyP90 = "action_latency_p90_ms"
+
+    /// What a row measures: a rate of sessions, a mean, or a percentile of a latency.
+    public enum Kind: Sendable, Hashable {
+        /// The share of sessions with the event (denominator: every session of the arm).
+        case rate(SessionEvent)
+        case mean(LatencyKind)
+        /// The percentile at `probability` (0.5, 0.9).
+        case percentile(LatencyKind, probability: Double)
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .tapRate: .rate(.tap)
+        case .cancelRate: .rate(.cancel)
+        case .scrollAbortRate: .rate(.scrollAbort)
+        case .falseActionRate: .rate(.falseAction)
+        case .unseenRate: .rate(.unseenPress)
+        case .feedbackLatency: .mean(.feedback)
+        case .feedbackLatencyP50: .percentile(.feedback, probability: 0.5)
+        case .feedbackLatencyP90: .percentile(.feedback, probability: 0.9)
+        case .actionLatency: .mean(.action)
+        case .actionLatencyP50: .percentile(.action, probability: 0.5)
+        case .actionLatencyP90: .percentile(.action, probability: 0.9)
+        }
+    }
+
+    /// Taps should go up; cancellations, aborts, false actions, unseen presses and latency down.
+    public var direction: MetricDirection { self == .tapRate ? .higherIsBetter : .lowerIsBetter }
+
+    /// Whether the row is a rate (a fraction; differences in percentage points when shown).
+    public var isRate: Bool { if case .rate = kind { return true } else { return false } }
+
+    /// Every metric, in the order rows are shown.
+    public static let all: [ExperimentMetric] = allCases
+
+    /// The latency families: `feedback_latency` and `action_latency` select their mean, p50 and
+    /// p90 rows at once.
+    public static let families: [String: [ExperimentMetric]] = [
+        "feedback_latency": [.feedbackLatency, .feedbackLatencyP50, .feedbackLatencyP90],
+        "action_latency": [.actionLatency, .actionLatencyP50, .actionLatencyP90],
+    ]
+
+    /// The metrics `names` select (row names or family names), in the standard order; every
+    /// metric when `names` is empty.
+    /// - Throws: `StatsError.invalidInput` naming an unknown name and the known ones.
+    public static func select(_ names: [String]) throws(StatsError) -> [ExperimentMetric] {
+        if names.isEmpty { return all }
+        var chosen = Set<ExperimentMetric>()
+        for name in names {
+            if let m = ExperimentMetric(rawValue: name) { chosen.insert(m) } else if let f = families[name] {
+                chosen.formUnion(f)
+            } else {
+                let known = all.map(\.rawValue) + families.keys.sorted()
+                throw .invalidInput("unknown metric '\(name)'; known: \(known.joined(separator: ", "))")
+            }
+        }
+        return all.filter(chosen.contains)
+    }
+}
+
+// MARK: - Multiple comparisons
+
+/// How p-values are adjusted for the number of metrics compared at once.
+public enum MultipleComparisonCorrection: String, CaseIterable, Sendable, Hashable {
+    /// No adjustment: each metric is tested at α on its own.
+    case none
+    /// Holm–Bonferroni: controls the family-wise error rate (the chance of any false "better" or
+    /// "worse" among the rows) at α. The default of `pressdb compare`.
+    case holm
+    /// Benjamini–Hochberg: controls the false discovery rate at α.
+    case benjaminiHochberg = "bh"
+
+    /// The adjusted p-values, NaN (no p-value) left out of the count and kept NaN.
+    public func adjust(_ pValues: [Double]) -> [Double] {
+        switch self {
+        case .none: pValues
+        case .holm: HolmBonferroni.adjust(pValues)
+        case .benjaminiHochberg: BenjaminiHochberg.adjust(pValues)
+        }
+    }
+}
+
+// MARK: - Inputs
+
+/// Sessions per arm and how many had each event: `COUNT(*)` and `SUM(event)` in SQL.
+public struct ArmEventCounts: Sendable, Hashable {
+    public var sessions: Int
+    public var taps: Int
+    public var cancels: Int
+    public var scrollAborts: Int
+    public var falseActions: Int
+    public var unseenPresses: Int
+
+    public init(sessions: Int, taps: Int, cancels: Int, scrollAborts: Int, falseActions: Int, unseenPresses: Int) {
+        self.sessions = sessions; self.taps = taps; self.cancels = cancels; self.scrollAborts = scrollAborts
+        self.falseActions = falseActions; self.unseenPresses = unseenPresses
+    }
+
+    /// The sessions with `event`.
+    public func count(_ event: SessionEvent) -> Int {
+        switch event {
+        case .tap: taps
+        case .cancel: cancels
+        case .scrollAbort: scrollAborts
+        case .falseAction: falseActions
+        case .unseenPress: unseenPresses
+        }
+    }
+
+    /// The event's successes out of every session.
+    public func proportion(_ event: SessionEvent) -> Proportion { Proportion(successes: count(event), trials: sessions) }
+}
+
+/// One arm's latencies (ms, NULLs left out): the sufficient statistics for Welch's test and the
+/// raw values for the rank tests and percentiles.
+public struct LatencySample: Sendable, Hashable {
+    /// n, Σx, Σx², as SQL computed them.
+    public var summary: MeanSummary
+    /// The values themselves (any order).
+    public var values: [Double]
+
+    public init(summary: MeanSummary, values: [Double]) { self.summary = summary; self.values = values }
+
+    /// Summarises `values` here (for tests and callers without SQL).
+    public init(values: [Double]) { self.init(summary: MeanSummary(values: values), values: values) }
+}
+
+/// One arm of an observed (between-sessions) comparison.
+public struct ObservedArm: Sendable, Hashable {
+    /// The arm's name, for messages (a variant or a configuration).
+    public var name: String
+    public var events: ArmEventCounts
+    public var feedbackLatency: LatencySample
+    public var actionLatency: LatencySample
+
+    public init(name: String, events: ArmEventCounts, feedbackLatency: LatencySample, actionLatency: LatencySample) {
+        self.name = name; self.events = events; self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+    }
+
+    func latency(_ kind: LatencyKind) -> LatencySample { kind == .feedback ? feedbackLatency : actionLatency }
+}
+
+/// A 2×2 table of paired yes/no outcomes (the same sessions under A and under B), in McNemar's
+/// layout: `both` = a, `controlOnly` = b (yes under A, no under B), `treatmentOnly` = c, `neither` = d.
+public struct PairedCounts: Sendable, Hashable {
+    public var both: Int
+    public var controlOnly: Int
+    public var treatmentOnly: Int
+    public var neither: Int
+
+    public init(both: Int, controlOnly: Int, treatmentOnly: Int, neither: Int) {
+        self.both = both; self.controlOnly = controlOnly; self.treatmentOnly = treatmentOnly; self.neither = neither
+    }
+
+    /// n = a + b + c + d.
+    public var pairs: Int { both + controlOnly + treatmentOnly + neither }
+}
+
+/// Paired latencies: the values of the sessions that have one under both configurations, in the
+/// same session order.
+public struct PairedLatencies: Sendable, Hashable {
+    public var control: [Double]
+    public var treatment: [Double]
+    public init(control: [Double], treatment: [Double]) { self.control = control; self.treatment = treatment }
+}
+
+/// The data of a paired (within-session) comparison: every session replayed under both A and B.
+public struct PairedArms: Sendable, Hashable {
+    /// Names of the two configurations, for messages.
+    public var controlName: String
+    public var treatmentName: String
+    /// The number of sessions paired.
+    public var pairs: Int
+    /// One table per event; every table sums to `pairs`.
+    public var events: [SessionEvent: PairedCounts]
+    public var feedbackLatency: PairedLatencies
+    public var actionLatency: PairedLatencies
+
+    public init(controlName: String, treatmentName: String, pairs: Int, events: [SessionEvent: PairedCounts],
+                feedbackLatency: PairedLatencies, actionLatency: PairedLatencies) {
+        self.controlName = controlName; self.treatmentName = treatmentName; self.pairs = pairs; self.events = events
+        self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+    }
+
+    func latency(_ kind: LatencyKind) -> PairedLatencies { kind == .feedback ? feedbackLatency : actionLatency }
+}
+
+// MARK: - Paired statistics used only here
+
+/// The difference of two proportions measured on the same units, p̂_B − p̂_A = (c − b)/n, with the
+/// Wald interval for dependent proportions (Agresti, Categorical Data Analysis, 2nd ed., §10.1.1):
+///   SE = √((b + c) − (c − b)²/n) / n,  interval δ ± z_{1−α/2} SE (clamped to [−1, 1]).
+/// Agresti's Table 10.1 (approval of the Prime Minister in two surveys of the same 1,600 people:
+/// a = 794, b = 150, c = 86, d = 570) gives δ = −0.04, SE ≈ 0.0095, interval (−0.06, −0.02).
+///
+/// The relative difference (p_B − p_A)/p_A uses the delta method with the covariance of the two
+/// estimates, Cov(p̂_A, p̂_B) = (a/n − p̂_A p̂_B)/n (see `PairedRelativeDifference`).
+public struct PairedProportionDifference: Sendable, Hashable {
+    public let counts: PairedCounts
+    /// p̂_A = (a + b)/n, p̂_B = (a + c)/n.
+    public let control: Double, treatment: Double
+    /// δ = p̂_B − p̂_A.
+    public let difference: Double
+    public let standardError: Double
+    public let interval: ConfidenceInterval
+
+    /// - Throws: `StatsError.tooFewObservations` for an empty table, `.invalidInput` for a negative
+    ///   cell or α ∉ (0, 1).
+    public init(_ t: PairedCounts, alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) {
+        try validate(alpha: alpha)
+        guard t.both >= 0, t.controlOnly >= 0, t.treatmentOnly >= 0, t.neither >= 0 else {
+            throw .invalidInput("paired counts must be non-negative: \(t)")
+        }
+        let n = Double(t.pairs)
+        guard t.pairs > 0 else { throw .tooFewObservations(needed: 1, got: 0) }
+        let b = Double(t.controlOnly), c = Double(t.treatmentOnly)
+        let delta = (c - b) / n
+        let se = max(0, (b + c) - (c - b) * (c - b) / n).squareRoot() / n
+        let z = normalCriticalValue(alpha: alpha)
+        self.counts = t
+        self.control = (Double(t.both) + b) / n
+        self.treatment = (Double(t.both) + c) / n
+        self.difference = delta
+        self.standardError = se
+        self.interval = ConfidenceInterval(lower: max(-1, delta - z * se), upper: min(1, delta + z * se), level: 1 - alpha)
+    }
+
+    /// (p_B − p_A)/p_A with its delta-method interval; nil when p̂_A = 0.
+    public func relativeDifference(alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) -> PairedRelativeDifference? {
+        guard control > 0 else { return nil }
+        let n = Double(counts.pairs)
+        return try PairedRelativeDifference(
+            controlMean: control, controlVarianceOfMean: control * (1 - control) / n,
+            treatmentMean: treatment, treatmentVarianceOfMean: treatment * (1 - treatment) / n,
+            covarianceOfMeans: (Double(counts.both) / n - control * treatment) / n, alpha: alpha)
+    }
+}
+
+/// The relative difference (B − A)/|A| of two correlated means (the same sessions under both),
+/// by the delta method with the covariance (Casella & Berger, Statistical Inference, Thm 5.5.28):
+///   Var ≈ Var(B̄)/A² + B² Var(Ā)/A⁴ − 2 B Cov(Ā, B̄)/A³.
+/// With Cov = 0 this is `RelativeDifference`'s formula. Interval: estimate ± z_{1−α/2} SE.
+public struct PairedRelativeDifference: Sendable, Hashable {
+    public let estimate: Double
+    public let standardError: Double
+    public let interval: ConfidenceInterval
+
+    /// - Throws: `StatsError.invalidInput` when A = 0 or α ∉ (0, 1).
+    public init(controlMean a: Double, controlVarianceOfMean varA: Double,
+                treatmentMean b: Double, treatmentVarianceOfMean varB: Double,
+                covarianceOfMeans cov: Double, alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) {
+        try validate(alpha: alpha)
+        guard a != 0, a.isFinite else { throw .invalidInput("relative difference is undefined for a control mean of \(a)") }
+        let a2 = a * a
+        let variance = max(0, varB / a2 + b * b * varA / (a2 * a2) - 2 * b * cov / (a2 * a))
+        let se = variance.squareRoot()
+        let estimate = (b - a) / abs(a)
+        let z = normalCriticalValue(alpha: alpha)
+        self.estimate = estimate
+        self.standardError = se
+        self.interval = ConfidenceInterval(lower: estimate - z * se, upper: estimate + z * se, level: 1 - alpha)
+    }
+}
+
+/// The paired t-test of H₀: the mean of the differences B − A is 0 (Student, Biometrika 6:1–25,
+/// 1908; the one-sample t-test on the differences):
+///   d̄ = Σdᵢ/n,  s_d² = Σ(dᵢ − d̄)²/(n − 1),  SE = s_d/√n,  t = d̄/SE on n − 1 degrees of freedom,
+///   interval d̄ ± t_{1−α/2, n−1} SE.
+public struct PairedTTest: Sendable, Hashable {
+    public let count: Int
+    /// Mean of A and of B over the pairs.
+    public let controlMean: Double, treatmentMean: Double
+    /// d̄ = mean of B − A (equal to treatmentMean − controlMean).
+    public let meanDifference: Double
+    public let standardError: Double
+    public let t: Double
+    public let degreesOfFreedom: Double
+    public let pValue: Double
+    public let interval: ConfidenceInterval
+    /// (B̄ − Ā)/|Ā| with its delta-method interval (covariance included); nil when Ā = 0.
+    public let relativeDifference: PairedRelativeDifference?
+
+    /// - Throws: `StatsError.tooFewObservations` for fewer than 2 pairs, `.invalidInput` for
+    ///   samples of different lengths, a non-finite value or α ∉ (0, 1).
+    public init(control: [Double], treatment: [Double], alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) {
+        try validate(alpha: alpha)
+        guard control.count == treatment.count else {
+            throw .invalidInput("paired samples differ in length: \(control.count) and \(treatment.count)")
+        }
+        guard control.count >= 2 else { throw .tooFewObservations(needed: 2, got: control.count) }
+        try requireFinite(control, "control")
+        try requireFinite(treatment, "treatment")
+        let n = Double(control.count)
+        let meanA = control.reduce(0, +) / n, meanB = treatment.reduce(0, +) / n
+        var ssA = 0.0, ssB = 0.0, sAB = 0.0, ssD = 0.0
+        let dBar = meanB - meanA
+        for (a, b) in zip(control, treatment) {
+            ssA += (a - meanA) * (a - meanA)
+            ssB += (b - meanB) * (b - meanB)
+            sAB += (a - meanA) * (b - meanB)
+            let d = (b - a) - dBar
+            ssD += d * d
+        }
+        let se = (ssD / (n - 1) / n).squareRoot()
+        let df = n - 1
+        let distribution = StudentT(degreesOfFreedom: df)
+        let tCritical = distribution.quantile(1 - alpha / 2)
+        self.count = control.count
+        self.controlMean = meanA
+        self.treatmentMean = meanB
+        self.meanDifference = dBar
+        self.standardError = se
+        self.degreesOfFreedom = df
+        if se > 0 {
+            self.t = dBar / se
+            self.pValue = distribution.twoSidedPValue(dBar / se)
+        } else {
+            // Every difference equal: the mean difference is known exactly.
+            self.t = dBar == 0 ? 0 : (dBar > 0 ? .infinity : -.infinity)
+            self.pValue = dBar == 0 ? 1 : 0
+        }
+        self.interval = ConfidenceInterval(lower: dBar - tCritical * se, upper: dBar + tCritical * se, level: 1 - alpha)
+        self.relativeDifference = meanA != 0
+            ? try PairedRelativeDifference(controlMean: meanA, controlVarianceOfMean: ssA / (n - 1) / n,
+                                           treatmentMean: meanB, treatmentVarianceOfMean: ssB / (n - 1) / n,
+                                           covarianceOfMeans: sAB / (n - 1) / n, alpha: alpha)
+            : nil
+    }
+}
+
+/// A conservative interval for the difference of two percentiles, ξ_B − ξ_A, from each arm's
+/// distribution-free order-statistic interval at level 1 − α/2: if both cover (probability at least
+/// 1 − α by Bonferroni's inequality, whether or not the arms are independent), then
+/// ξ_B − ξ_A ∈ [L_B − U_A, U_B − L_A]. There is no p-value: the verdict comes from the interval.
+public struct PercentileDifference: Sendable, Hashable {
+    /// Each arm's percentile with its 1 − α interval (what the row shows per arm).
+    public let control: Percentile, treatment: Percentile
+    /// ξ̂_B − ξ̂_A.
+    public let difference: Double
+    /// [L_B − U_A, U_B − L_A] from the 1 − α/2 intervals; level ≥ 1 − α.
+    public let interval: ConfidenceInterval
+
+    /// - Throws: as `Percentile`.
+    public init(_ probability: Double, control: [Double], treatment: [Double],
+                alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) {
+        let a = try Percentile(probability, of: control, alpha: alpha)
+        let b = try Percentile(probability, of: treatment, alpha: alpha)
+        let wideA = try Percentile(probability, of: control, alpha: alpha / 2)
+        let wideB = try Percentile(probability, of: treatment, alpha: alpha / 2)
+        self.control = a
+        self.treatment = b
+        self.difference = b.estimate - a.estimate
+        self.interval = ConfidenceInterval(lower: wideB.interval.lower - wideA.interval.upper,
+                                           upper: wideB.interval.upper - wideA.interval.lower, level: 1 - alpha)
+    }
+}

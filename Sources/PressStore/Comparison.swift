@@ -1,0 +1,290 @@
+// Reading the two arms of `pressdb compare` from the database. SQL computes what it can — the
+// sessions per arm, the sessions with each event, n, Σx and Σx² of each latency, and in paired
+// mode the 2×2 tables of outcomes under both configurations — and the raw latencies are read for
+// the rank tests and percentiles. Every value from the command line is a bound parameter.
+import PressCore
+import PressStats
+
+/// Why a comparison cannot be read.
+public enum ComparisonError: Error, CustomStringConvertible, Sendable {
+    /// `--by` or `--where` is not one of the accepted keys.
+    case badFilter(String)
+    /// An arm has no sessions; `available` lists the groups that do, with their session counts.
+    case emptyArm(name: String, by: String, available: [ComparisonGroup])
+    /// Paired mode: the filter selects no stored session.
+    case noSessions(filter: String)
+
+    public var description: String {
+        switch self {
+        case .badFilter(let m):
+            return m
+        case let .emptyArm(name, by, available):
+            let list = available.isEmpty ? "none has a replay result yet (run 'pressdb replay')"
+                : available.map { "\($0.name) (\($0.sessions))" }.joined(separator: ", ")
+            return "no sessions for \(by) '\(name)'; \(by)s with sessions: \(list)"
+        case .noSessions(let filter):
+            return "no stored session matches \(filter.isEmpty ? "(the database holds none)" : filter)"
+        }
+    }
+}
+
+/// A group of sessions (a variant or a configuration) and how many sessions it has.
+public struct ComparisonGroup: Sendable, Hashable {
+    public var name: String
+    public var sessions: Int
+    public init(name: String, sessions: Int) { self.name = name; self.sessions = sessions }
+}
+
+// MARK: - Observed mode
+
+/// Reads the arms of an observed comparison from `report_input` (the view `pressdb report` uses:
+/// each session's own-configuration result under the configuration's current version, filtered
+/// by `--where`), on a read-only connection.
+///
+///     let reader = try ObservedComparisonReader(path: "pressdb.sqlite", by: "variant")
+///     let a = try reader.arm("A"), b = try reader.arm("B")
+///     let report = try Experiment.observed(control: a, treatment: b)
+public final class ObservedComparisonReader {
+    /// The groupings an arm can be named by.
+    public static let groupings = ["variant", "config"]
+
+    let runner: ReportRunner
+
+    /// - Parameters:
+    ///   - by: `variant` or `config`.
+    ///   - equals: `--where` equalities on `ReportFilter.filterKeys`.
+    /// - Throws: `ComparisonError.badFilter`, `DatabaseError`, `SchemaError`.
+    public init(path: String, by: String = "variant", equals: [String: String] = [:]) throws {
+        guard Self.groupings.contains(by) else {
+            throw ComparisonError.badFilter("--by must be one of \(Self.groupings.joined(separator: ", ")), not '\(by)'")
+        }
+        var filter = ReportFilter()
+        filter.by = by
+        filter.equals = equals
+        do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {
+            throw ComparisonError.badFilter(e.description)
+        }
+    }
+
+    public var by: String { runner.filter.by }
+
+    /// Every group with at least one session in the filtered input, by name.
+    public func groups() throws -> [ComparisonGroup] {
+        let s = try runner.db.prepare("SELECT grp, count(*) FROM temp.report_input WHERE grp IS NOT NULL GROUP BY grp ORDER BY grp")
+        var out: [ComparisonGroup] = []
+        while try s.step() { out.append(ComparisonGroup(name: s.text(0), sessions: s.int(1))) }
+        return out
+    }
+
+    /// Number of stored sessions (to tell an empty database from an empty arm).
+    public func storedSessions() throws -> Int { try runner.sessionCount() }
+
+    /// The counts and sums of one arm, computed in SQL.
+    static let summarySQL = """
+        SELECT count(*),
+               coalesce(sum(outcome = 'tap'), 0),
+               coalesce(sum(outcome = 'cancel'), 0),
+               coalesce(sum(outcome = 'scroll_abort'), 0),
+               coalesce(sum(action_fired AND outcome <> 'tap'), 0),
+               coalesce(sum(outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL), 0),
+               count(feedback_latency_ms), total(feedback_latency_ms), total(feedback_latency_ms * feedback_latency_ms),
+               count(action_latency_ms), total(action_latency_ms), total(action_latency_ms * action_latency_ms)
+        FROM temp.report_input WHERE grp = ?1
+        """
+
+    /// One arm's data: counts and latency sums from SQL, raw latencies for the rank tests.
+    /// - Throws: `ComparisonError.emptyArm` when the arm has no session, `DatabaseError`.
+    public func arm(_ name: String) throws -> ObservedArm {
+        let s = try runner.db.prepare(Self.summarySQL)
+        s.bind(1, name)
+        guard try s.step(), s.int(0) > 0 else {
+            throw ComparisonError.emptyArm(name: name, by: by, available: try groups())
+        }
+        let events = ArmEventCounts(sessions: s.int(0), taps: s.int(1), cancels: s.int(2), scrollAborts: s.int(3),
+                                    falseActions: s.int(4), unseenPresses: s.int(5))
+        let feedback = MeanSummary(count: s.int(6), sum: s.double(7), sumOfSquares: s.double(8))
+        let action = MeanSummary(count: s.int(9), sum: s.double(10), sumOfSquares: s.double(11))
+        return ObservedArm(
+            name: name, events: events,
+            feedbackLatency: LatencySample(summary: feedback, values: try values("feedback_latency_ms", name)),
+            actionLatency: LatencySample(summary: action, values: try values("action_latency_ms", name)))
+    }
+
+    /// The non-NULL values of a latency column in one arm.
+    private func values(_ column: String, _ name: String) throws -> [Double] {
+        precondition(column == "feedback_latency_ms" || column == "action_latency_ms")
+        let s = try runner.db.prepare("SELECT \(column) FROM temp.report_input WHERE grp = ?1 AND \(column) IS NOT NULL")
+        s.bind(1, name)
+        var out: [Double] = []
+        while try s.step() { out.append(s.double(0)) }
+        return out
+    }
+}
+
+// MARK: - Paired mode
+
+/// What preparing a paired comparison did: sessions selected, replayed, paired, and not paired.
+public struct PairingSummary: Sendable {
+    /// Stored sessions the filter selects.
+    public var selected = 0
+    /// Sessions replayed because they lacked a result under A's / B's current version.
+    public var replayedControl = 0
+    public var replayedTreatment = 0
+    /// Sessions with a result under both versions.
+    public var paired = 0
+    /// Selected sessions without both results (their replay failed), at most 20 kept, with reasons.
+    public var unpaired: [(session: String, reason: String)] = []
+    public var unpairedCount: Int { selected - paired }
+}
+
+/// Pairs the same sessions under two configurations: replays (counterfactually, `Replayer.replay(_:as:)`)
+/// every selected session lacking a result under either configuration's current version, then
+/// joins the two results by session.
+///
+///     let pairing = try PairedComparison(store: store)
+///     let summary = try pairing.prepare(control: .springPress, treatment: .longPressSafeArea, equals: ["variant": "A"])
+///     let arms = try pairing.read(control: .springPress, treatment: .longPressSafeArea, equals: ["variant": "A"])
+public final class PairedComparison {
+    /// Session columns `--where` may name in paired mode (`config` is the session's own
+    /// configuration; outcomes differ between the two replays, so `outcome` is not a filter).
+    public static let filterKeys = ["config", "variant", "control", "screen", "app_version", "user", "device"]
+
+    public let store: Store
+    public let replayer: Replayer
+
+    public init(store: Store, options: ReplayOptions = ReplayOptions()) throws {
+        self.store = store
+        self.replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store), options: options)
+    }
+
+    /// The WHERE clause selecting sessions `s` by `equals`, with its bound values from `?first` on.
+    func selection(_ equals: [String: String], first: Int) throws -> (sql: String, values: [SQLValue]) {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        for (key, value) in equals.sorted(by: { $0.key < $1.key }) {
+            guard Self.filterKeys.contains(key) else {
+                throw ComparisonError.badFilter("--where: '\(key)' is not one of \(Self.filterKeys.joined(separator: ", ")) in paired mode")
+            }
+            values.append(.text(value))
+            let p = "?\(first + values.count - 1)"
+            if key == "config" {
+                values.append(.text(replayer.options.defaultConfig))
+                conditions.append("coalesce(s.config, ?\(first + values.count - 1)) = \(p)")
+            } else {
+                conditions.append("s.\(key) = \(p)")
+            }
+        }
+        return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), values)
+    }
+
+    /// The `--where` pairs as text, for messages.
+    public static func describe(_ equals: [String: String]) -> String {
+        equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+    }
+
+    /// Replays the selected sessions that lack a result under either configuration.
+    /// - Throws: `ComparisonError.noSessions` when the filter selects none, `.badFilter`,
+    ///   `DatabaseError`.
+    public func prepare(control: PressConfiguration, treatment: PressConfiguration,
+                        equals: [String: String] = [:]) throws -> PairingSummary {
+        var summary = PairingSummary()
+        let (where_, values) = try selection(equals, first: 1)
+        let count = try store.db.prepare("SELECT count(*) FROM sessions AS s WHERE \(where_)")
+        count.bind(values)
+        summary.selected = Int(try count.scalarInt() ?? 0)
+        guard summary.selected > 0 else { throw ComparisonError.noSessions(filter: Self.describe(equals)) }
+        var failures: [String: String] = [:]
+        for (configuration, isControl) in [(control, true), (treatment, false)] {
+            let missing = try store.db.prepare("""
+                SELECT s.id FROM sessions AS s WHERE \(where_)
+                  AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.session_id = s.id AND r.config_version = ?\(values.count + 1))
+                ORDER BY s.id
+                """)
+            missing.bind(values + [.text(configuration.version)])
+            var ids: [Int64] = []
+            while try missing.step() { ids.append(missing.int64(0)) }
+            guard !ids.isEmpty else { continue }
+            let r = try replayer.replay(SessionFilter(ids: ids), as: configuration)
+            if isControl { summary.replayedControl = r.replayed } else { summary.replayedTreatment = r.replayed }
+            for f in r.failures { failures[f.session] = "cannot be replayed as \(configuration.name): \(f.reason)" }
+        }
+        let paired = try store.db.prepare("""
+            SELECT count(*) FROM sessions AS s
+            JOIN results AS ra ON ra.session_id = s.id AND ra.config_version = ?\(values.count + 1)
+            JOIN results AS rb ON rb.session_id = s.id AND rb.config_version = ?\(values.count + 2)
+            WHERE \(where_)
+            """)
+        paired.bind(values + [.text(control.version), .text(treatment.version)])
+        summary.paired = Int(try paired.scalarInt() ?? 0)
+        if summary.unpairedCount > 0 {
+            let lacking = try store.db.prepare("""
+                SELECT s.session FROM sessions AS s WHERE \(where_)
+                  AND (NOT EXISTS (SELECT 1 FROM results AS r WHERE r.session_id = s.id AND r.config_version = ?\(values.count + 1))
+                    OR NOT EXISTS (SELECT 1 FROM results AS r WHERE r.session_id = s.id AND r.config_version = ?\(values.count + 2)))
+                ORDER BY s.id LIMIT 20
+                """)
+            lacking.bind(values + [.text(control.version), .text(treatment.version)])
+            while try lacking.step() {
+                let name = lacking.text(0)
+                summary.unpaired.append((name, failures[name] ?? "no result under one of the configurations"))
+            }
+        }
+        return summary
+    }
+
+    /// The paired sessions' SQL join; `ra` is A's result, `rb` B's.
+    private func pairsSQL(_ where_: String, _ values: [SQLValue], select: String, extra: String = "") -> String {
+        """
+        SELECT \(select) FROM sessions AS s
+        JOIN results AS ra ON ra.session_id = s.id AND ra.config_version = ?\(values.count + 1)
+        JOIN results AS rb ON rb.session_id = s.id AND rb.config_version = ?\(values.count + 2)
+        WHERE \(where_)\(extra)
+        """
+    }
+
+    /// Each event as an SQL truth value over the result alias `r` (same definitions as
+    /// observed mode and the summary report).
+    static func eventSQL(_ event: SessionEvent, _ r: String) -> String {
+        switch event {
+        case .tap: "(\(r).outcome = 'tap')"
+        case .cancel: "(\(r).outcome = 'cancel')"
+        case .scrollAbort: "(\(r).outcome = 'scroll_abort')"
+        case .falseAction: "(\(r).action_fired AND \(r).outcome <> 'tap')"
+        case .unseenPress: "(\(r).outcome <> 'scroll_abort' AND \(r).feedback_latency_ms IS NULL)"
+        }
+    }
+
+    /// Reads the paired data: the McNemar table of every event (computed in SQL) and the latency
+    /// pairs (sessions with the latency under both), in session order. Call `prepare` first.
+    public func read(control: PressConfiguration, treatment: PressConfiguration,
+                     equals: [String: String] = [:]) throws -> PairedArms {
+        let (where_, values) = try selection(equals, first: 1)
+        let versions: [SQLValue] = [.text(control.version), .text(treatment.version)]
+        var columns = ["count(*)"]
+        for e in SessionEvent.allCases {
+            let a = Self.eventSQL(e, "ra"), b = Self.eventSQL(e, "rb")
+            columns += ["coalesce(sum(\(a) AND \(b)), 0)", "coalesce(sum(\(a) AND NOT \(b)), 0)",
+                        "coalesce(sum(NOT \(a) AND \(b)), 0)"]
+        }
+        let tables = try store.db.prepare(pairsSQL(where_, values, select: columns.joined(separator: ", ")))
+        tables.bind(values + versions)
+        _ = try tables.step()
+        let pairs = tables.int(0)
+        var events: [SessionEvent: PairedCounts] = [:]
+        for (i, e) in SessionEvent.allCases.enumerated() {
+            let both = tables.int(Int32(1 + 3 * i)), aOnly = tables.int(Int32(2 + 3 * i)), bOnly = tables.int(Int32(3 + 3 * i))
+            events[e] = PairedCounts(both: both, controlOnly: aOnly, treatmentOnly: bOnly, neither: pairs - both - aOnly - bOnly)
+        }
+        func latencies(_ column: String) throws -> PairedLatencies {
+            let s = try store.db.prepare(pairsSQL(where_, values, select: "ra.\(column), rb.\(column)",
+                extra: " AND ra.\(column) IS NOT NULL AND rb.\(column) IS NOT NULL ORDER BY s.id"))
+            s.bind(values + versions)
+            var a: [Double] = [], b: [Double] = []
+            while try s.step() { a.append(s.double(0)); b.append(s.double(1)) }
+            return PairedLatencies(control: a, treatment: b)
+        }
+        return PairedArms(controlName: control.name, treatmentName: treatment.name, pairs: pairs, events: events,
+                          feedbackLatency: try latencies("feedback_latency_ms"),
+                          actionLatency: try latencies("action_latency_ms"))
+    }
+}
