@@ -23,6 +23,12 @@ enum Interrupt {
         action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND)) | SA_RESTART
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
+        // A parent that started pressdb from a thread blocking signals (a Dispatch worker does)
+        // passes that mask on; SIGINT would then never arrive. Unblock it.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// Restores the default action (the process ends on Ctrl-C).
