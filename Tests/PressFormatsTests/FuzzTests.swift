@@ -276,6 +276,17 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
             #expect(r.reason.contains(c.reason), "\(c.name): \(r.reason)")
             #expect(isTouch(items.last, session: "next"), "\(c.name)")
         }
+        // Regression (found by scripts/fuzz csv): text after a closing quote in the header read
+        // the cell from offset -1 (a trap in debug builds, a heap over-read in release), in
+        // format detection and in the header itself. Now: no such name, an InputError.
+        for bad in [#""a"x,session,t"#, #"session,t,phase,x,"y"z"#, "\"\"\"Ra0\0\0gn\"\"et\"$"] {
+            let input = ByteInput(text: bad + "\nrow,1,began,1,2\n", name: "h.csv")
+            _ = try? InputFormat.detect(input) // must return (CSV or an InputError), not trap
+            guard case .failure(let e) = readCSV(Array((bad + "\n").utf8)) else { Issue.record("\(bad): no error"); continue }
+            #expect(e.message.contains("text after a closing quote") || e.message.contains("lacks the required"), "\(e.message)")
+        }
+        // Splitting stops at the malformed cell: the names before it.
+        #expect(CSVReader.splitHeader(Array(#"session,"t"x,phase"#.utf8)) == ["session", "t"])
         // An unclosed quote runs to the end of the input: one reject, nothing lost silently.
         guard case .success(let items) = readCSV(header + Array("\n\"a,1,began,1,2\nb,1,began,1,2\n".utf8)) else {
             Issue.record("unclosed quote failed"); return
