@@ -41,7 +41,8 @@ public struct CSVReader: RecordSource {
         line.withUnsafeBufferPointer { b in
             var cells: [Cell] = []
             _ = split(b, into: &cells)
-            return cells.map { text(b, $0) }
+            // A cell with start < 0 marks text after a closing quote: no name.
+            return cells.filter { $0.start >= 0 }.map { text(b, $0) }
         }
     }
 
@@ -90,6 +91,7 @@ public struct CSVReader: RecordSource {
 
     mutating func readHeader(_ line: UnsafeBufferPointer<UInt8>, _ source: SourceLocation) throws {
         if let problem = utf8Problem(line) { throw InputError("\(source): CSV header: \(problem)") }
+        if cells.contains(where: { $0.start < 0 }) { throw InputError("\(source): CSV header: text after a closing quote") }
         var columns: [Column] = []
         var names: Set<String> = []
         for c in cells {

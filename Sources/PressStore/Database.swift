@@ -66,6 +66,11 @@ public final class Database {
     /// `SQLITE_BUSY`, in milliseconds. 5 s: long enough for a writer's batch (about 0.5 s) to
     /// commit while a report reads.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
+    /// How often a connection waiting for a lock tries again, in milliseconds.
+    public static let busyPollMilliseconds: Int32 = 1
+    /// How long `commitAndHandOff` pauses after a commit, in milliseconds: longer than
+    /// `busyPollMilliseconds`, so a writer waiting for the lock gets it.
+    public static let handOffMilliseconds: Int32 = 2
 
     /// Opens `path`. Read-write creates the file when missing; read-only fails when it is
     /// missing. Sets the busy timeout and turns foreign keys on. Does not migrate: see
@@ -85,7 +90,14 @@ public final class Database {
         self.path = path
         isReadOnly = readOnly
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Database.busyTimeoutMilliseconds)
+        // Like sqlite3_busy_timeout, but polling every millisecond: SQLite's own timeout sleeps
+        // up to 100 ms between tries, so it misses the brief gap a writer leaves between two
+        // batches and a second writer times out behind a long ingest.
+        sqlite3_busy_handler(db, { _, attempts in
+            guard attempts < Database.busyTimeoutMilliseconds / Database.busyPollMilliseconds else { return 0 }
+            sqlite3_sleep(Database.busyPollMilliseconds)
+            return 1
+        }, nil)
         try execute("PRAGMA foreign_keys = ON")
         if readOnly { try execute("PRAGMA query_only = 1") }
     }
@@ -135,6 +147,13 @@ public final class Database {
     /// up here (after the busy timeout) rather than half-way through.
     public func begin() throws { try execute("BEGIN IMMEDIATE") }
     public func commit() throws { try execute("COMMIT") }
+    /// Commits, then pauses `handOffMilliseconds` before the caller begins its next transaction,
+    /// so another process waiting to write (polling every `busyPollMilliseconds`) takes its turn:
+    /// two long ingests then interleave their batches instead of one timing out.
+    public func commitAndHandOff() throws {
+        try commit()
+        sqlite3_sleep(Database.handOffMilliseconds)
+    }
     /// Rolls back when a transaction is open; never throws (used on error paths).
     public func rollback() {
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }

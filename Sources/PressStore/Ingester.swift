@@ -16,6 +16,10 @@ public struct IngestOptions: Sendable {
     public var batchSeconds = 0.5
     /// How many reject messages the summary keeps (all are stored in `rejects`).
     public var rejectMessagesKept = 20
+    /// Asked at batch boundaries (every few thousand records): true stops `ingest` with
+    /// `IngestInterrupted`; then `Ingester.commitInterrupted()` keeps the whole sessions read so
+    /// far. For Ctrl-C.
+    public var shouldStop: (@Sendable () -> Bool)?
     public init() {}
 }
 
@@ -38,6 +42,12 @@ public struct IngestSummary: Sendable {
     public var firstRejects: [Reject] = []
     /// `sessions.id` of every session stored by this run, in order: what replay should process.
     public var newSessionIDs: [Int64] = []
+}
+
+/// `IngestOptions.shouldStop` asked the ingest to stop; nothing was rolled back yet (call
+/// `Ingester.commitInterrupted()`).
+public struct IngestInterrupted: Error, Sendable {
+    public init() {}
 }
 
 /// Ingest was aborted by `--strict` at this reject; nothing was written.
@@ -100,10 +110,13 @@ public final class Ingester {
                     sinceCheck = 0
                     progress?(bytesBeforeCurrent + input.bytesRead, summary.records)
                     try commitIfDue()
+                    if let stop = options.shouldStop, stop() { throw IngestInterrupted() }
                 }
             }
             try endSource(input, sourceID: sourceID)
             progress?(summary.bytes, summary.records)
+        } catch let stop as IngestInterrupted {
+            throw stop
         } catch {
             abandon()
             throw error
@@ -166,6 +179,23 @@ public final class Ingester {
             store.db.rollback()
             throw error
         }
+        return state
+    }
+
+    /// After `IngestInterrupted`: commits the complete sessions stored so far and returns the
+    /// state. Open sessions are not kept (re-running the same input reads them again); the
+    /// current input's `sources` row stays without a content hash. With `strict`, rolls back
+    /// instead: nothing is written.
+    /// - Throws: `DatabaseError` (the last batch rolled back; earlier batches stay committed).
+    public func commitInterrupted() throws -> IngestSummary {
+        finished = true
+        if options.strict {
+            store.db.rollback()
+            state.sessionsNew = 0
+            state.newSessionIDs = []
+            return state
+        }
+        do { try store.db.commit() } catch { store.db.rollback(); throw error }
         return state
     }
 
@@ -289,7 +319,7 @@ public final class Ingester {
         guard !options.strict else { return }
         let elapsed = ContinuousClock.now - batchStart
         if sessionsInBatch >= options.batchSessions || elapsed > .milliseconds(Int64(options.batchSeconds * 1000)) {
-            try store.db.commit()
+            try store.db.commitAndHandOff()
             try store.db.begin()
             sessionsInBatch = 0
             batchStart = ContinuousClock.now

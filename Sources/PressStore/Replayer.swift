@@ -13,6 +13,9 @@ public struct ReplayOptions: Sendable {
     public var defaultContainer: Container
     /// Result rows per transaction.
     public var batchSize: Int
+    /// Asked after each batch is written: true ends the replay there (`ReplaySummary.stopped`);
+    /// the sessions left have no result yet, and `replayMissing` finds them next time. For Ctrl-C.
+    public var shouldStop: (@Sendable () -> Bool)?
     public init(display: Display = Display(), defaultConfig: String = PressConfiguration.springPress.name,
                 defaultContainer: Container = .none, batchSize: Int = 5_000) {
         self.display = display; self.defaultConfig = defaultConfig
@@ -29,6 +32,8 @@ public struct ReplaySummary: Sendable {
     /// Sessions that could not be replayed (e.g. a zero-sized frame), with the reason; at most 20 kept.
     public var failures: [(session: String, reason: String)] = []
     public var failureCount = 0
+    /// `ReplayOptions.shouldStop` ended the replay early.
+    public var stopped = false
 }
 
 /// Replays stored sessions and stores their results.
@@ -77,7 +82,7 @@ public final class Replayer {
         names.bind(1, options.defaultConfig)
         var configNames: [String] = []
         while try names.step() { configNames.append(names.text(0)) }
-        for name in configNames {
+        for name in configNames where !summary.stopped {
             var filter = SessionFilter(config: name)
             filter.defaultConfig = options.defaultConfig
             guard let configuration = catalog.resolve(name) else {
@@ -116,32 +121,42 @@ public final class Replayer {
     private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary,
                      _ each: ((StoredSession, ResultRow) -> Void)?,
                      choose: (StoredSession) -> (PressConfiguration, Bool)?) throws {
-        let cursor = try store.sessions(filter)
+        // Sessions are read a page at a time and the cursor is closed before the page's results
+        // are written: a read kept open across a write would pin an old snapshot, and in WAL
+        // mode upgrading it to write fails at once (SQLITE_BUSY_SNAPSHOT, no busy wait) as soon
+        // as another process (a concurrent ingest) has committed since.
+        var page = filter
         var batch: [ResultRow] = []
         batch.reserveCapacity(options.batchSize)
-        while let session = try cursor.next() {
-            guard let (configuration, counterfactual) = choose(session) else {
-                summary.unknownConfigs[configurationName(of: session), default: 0] += 1
-                continue
-            }
+        while true {
+            var sessions: [StoredSession] = []
             do {
-                let row = try result(of: session, under: configuration, counterfactual: counterfactual)
-                batch.append(row)
-                each?(session, row)
-            } catch {
-                summary.failureCount += 1
-                if summary.failures.count < 20 { summary.failures.append((session.session, "\(error)")) }
-                continue
+                let cursor = try store.sessions(page)
+                while sessions.count < options.batchSize, let s = try cursor.next() { sessions.append(s) }
             }
-            if batch.count >= options.batchSize {
+            guard let last = sessions.last else { break }
+            page.afterID = last.id
+            for session in sessions {
+                guard let (configuration, counterfactual) = choose(session) else {
+                    summary.unknownConfigs[configurationName(of: session), default: 0] += 1
+                    continue
+                }
+                do {
+                    let row = try result(of: session, under: configuration, counterfactual: counterfactual)
+                    batch.append(row)
+                    each?(session, row)
+                } catch {
+                    summary.failureCount += 1
+                    if summary.failures.count < 20 { summary.failures.append((session.session, "\(error)")) }
+                }
+            }
+            if !batch.isEmpty {
                 try store.insertResults(batch)
                 summary.replayed += batch.count
                 batch.removeAll(keepingCapacity: true)
             }
-        }
-        if !batch.isEmpty {
-            try store.insertResults(batch)
-            summary.replayed += batch.count
+            if sessions.count < options.batchSize { break }
+            if let stop = options.shouldStop, stop() { summary.stopped = true; return }
         }
     }
 }

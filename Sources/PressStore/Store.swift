@@ -42,6 +42,8 @@ public struct SessionFilter: Sendable, Hashable {
     public var withoutResultForConfigVersion: String?
     /// With `config`: sessions that name no configuration count as this one (`--config`).
     public var defaultConfig: String?
+    /// Sessions whose `sessions.id` is above this (reading in pages).
+    public var afterID: Int64?
     public init(ids: [Int64]? = nil, sessions: [String]? = nil, config: String? = nil,
                 withoutResultForConfigVersion: String? = nil) {
         self.ids = ids; self.sessions = sessions; self.config = config
@@ -266,6 +268,10 @@ public final class Store {
         if let version = filter.withoutResultForConfigVersion {
             values.append(.text(version))
             conditions.append("NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = sessions.id AND r.config_version = ?\(values.count))")
+        }
+        if let afterID = filter.afterID {
+            values.append(.integer(afterID))
+            conditions.append("id > ?\(values.count)")
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let sql = "SELECT id, session, samples, variant_given, \(Store.attributeColumns) FROM sessions\(whereClause) ORDER BY id"

@@ -112,15 +112,22 @@ enum IngestCommand: PressCommand {
         let dbPath = CommonOptions.databasePath(args)
         let store: Store
         do { store = try Store.open(path: dbPath) } catch {
-            throw CLIError.failure("pressdb ingest: \(error)")
+            throw CLIError.failure("pressdb ingest: \(DatabaseProblem.describe(error, path: dbPath))")
         }
+        // Ctrl-C: stop at the next batch boundary, keep what is whole (Interrupt.swift).
+        Interrupt.install()
+        defer { Interrupt.uninstall() }
+        options.shouldStop = Interrupt.requested
         let started = ContinuousClock.now
         let progress = Progress(enabled: !quiet && isatty(STDERR_FILENO) == 1, started: started)
         let summary: IngestSummary
         var controlRecords = 0
+        var ingesting: Ingester?
         do {
             let ingester = try Ingester(store: store, options: options)
+            ingesting = ingester
             for (input, path) in zip(inputs, paths) {
+                if Interrupt.requested() { throw IngestInterrupted() }
                 let f: InputFormat = format == "auto" ? try InputFormat.detect(input) : InputFormat(rawValue: format)!
                 switch f {
                 case .ndjson:
@@ -141,6 +148,16 @@ enum IngestCommand: PressCommand {
                 }
             }
             summary = try ingester.finish()
+        } catch is IngestInterrupted {
+            progress.clear()
+            do {
+                let kept = try ingesting?.commitInterrupted()
+                printError(Interrupt.message(sessionsCommitted: kept?.sessionsNew ?? 0))
+            } catch {
+                printError("interrupted: the last batch could not be committed: \(DatabaseProblem.describe(error, path: dbPath)); "
+                    + "earlier batches are kept; re-run the same command to finish")
+            }
+            return Interrupt.exitStatus
         } catch let e as StrictRejectError {
             progress.clear()
             printError("\(e)")
@@ -150,7 +167,7 @@ enum IngestCommand: PressCommand {
             throw CLIError.failure("pressdb ingest: \(e.message)")
         } catch {
             progress.clear()
-            throw CLIError.failure("pressdb ingest: \(error)")
+            throw CLIError.failure("pressdb ingest: \(DatabaseProblem.describe(error, path: dbPath))")
         }
         progress.clear()
 
@@ -161,11 +178,17 @@ enum IngestCommand: PressCommand {
         do {
             let catalog = try ConfigurationCatalog(store: store)
             configRejects = try catalog.importConfigRecords()
-            let replayer = Replayer(store: store, catalog: catalog,
-                                    options: ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name))
+            var replayOptions = ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name)
+            replayOptions.shouldStop = Interrupt.requested
+            let replayer = Replayer(store: store, catalog: catalog, options: replayOptions)
             replayed = try replayer.replayMissing()
         } catch {
-            throw CLIError.failure("pressdb ingest: the sessions are stored, but replaying them failed: \(error); run 'pressdb replay' to retry")
+            throw CLIError.failure("pressdb ingest: the sessions are stored, but replaying them failed: "
+                + "\(DatabaseProblem.describe(error, path: dbPath)); run 'pressdb replay' to retry")
+        }
+        if Interrupt.requested() {
+            printError(Interrupt.message(sessionsCommitted: summary.sessionsNew))
+            return Interrupt.exitStatus
         }
         let rejectCount = summary.rejects + configRejects.count
 
