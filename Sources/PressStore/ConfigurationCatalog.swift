@@ -9,6 +9,19 @@ public enum ConfigurationOrigin: String, Sendable {
     case preset, stored
 }
 
+/// Why a configuration cannot be stored.
+public enum CatalogError: Error, CustomStringConvertible, Sendable {
+    /// The name is a built-in preset's; presets cannot be redefined.
+    case presetName(String)
+    public var description: String {
+        switch self {
+        case .presetName(let n):
+            return "'\(n)' is a built-in preset and cannot be redefined; give your configuration its own name "
+                + "(it may start from the preset with \"base\": \"\(n)\")"
+        }
+    }
+}
+
 /// Resolves configuration names against the presets and the `configs` table, and stores new
 /// definitions (from `pressdb config add` or `{"type":"config"}` log records).
 ///
@@ -41,8 +54,13 @@ public final class ConfigurationCatalog {
 
     /// Stores `configuration` as the current definition of its name. Returns false when that
     /// exact version is already the current one (nothing written).
+    /// - Throws: `CatalogError.presetName` for a preset's name (a preset means one thing in every
+    ///   database), `DatabaseError`.
     @discardableResult
     public func add(_ configuration: PressConfiguration) throws -> Bool {
+        if PressConfiguration.preset(named: configuration.name) != nil {
+            throw CatalogError.presetName(configuration.name)
+        }
         if let existing = current[configuration.name], existing.configuration.version == configuration.version {
             return false
         }

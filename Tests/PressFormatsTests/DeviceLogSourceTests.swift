@@ -22,7 +22,8 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> URL {
     return url
 }
 
-@Suite struct DeviceLogSourceTests {
+@Suite(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
+struct DeviceLogSourceTests {
     static let tablet = "getevent/tablet-openCalender-drag-tap-tap.getevent-lt.txt"
     /// FNV-1a 64 of the tablet file, computed with python3 (offset basis 0xcbf29ce484222325,
     /// prime 0x100000001b3, byte by byte).

@@ -14,7 +14,8 @@ import Testing
 import PressCore
 @testable import PressFormats
 
-@Suite struct EvemuRecordingTests {
+@Suite(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
+struct EvemuRecordingTests {
     static let expected: [String: [ExpectedContact]] = [
         "evemu/Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events": [
             ExpectedContact(began: 0.000001, start: (361, 379), ended: 2.199870, end: (382, 393), records: 150),

@@ -14,7 +14,8 @@ import Testing
 import PressCore
 @testable import PressFormats
 
-@Suite struct GeteventRecordingTests {
+@Suite(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
+struct GeteventRecordingTests {
     static let expected: [String: [ExpectedContact]] = [
         // Single touch: ABS_X/ABS_Y + BTN_TOUCH DOWN/UP; 26 frames while down (the DOWN frame and
         // 25 ABS_X/ABS_Y updates).

@@ -35,18 +35,22 @@ enum ConfigCommand: PressCommand {
             if target == "-" {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             } else {
-                guard let data = FileManager.default.contents(atPath: target) else {
-                    throw CLIError.failure("pressdb config: cannot read \(target)")
+                do { text = try String(contentsOfFile: target, encoding: .utf8) } catch {
+                    let reason = FileManager.default.fileExists(atPath: target) ? "it is not readable UTF-8 text" : "no such file"
+                    throw CLIError.failure("pressdb config: cannot read \(target): \(reason)")
                 }
-                text = String(decoding: data, as: UTF8.self)
             }
             let configurations: [PressConfiguration]
             do { configurations = try ConfigurationJSON.parseFile(text, bases: catalog.bases) } catch {
                 throw CLIError.failure("pressdb config: \(target): \(error)")
             }
             var changed: [PressConfiguration] = []
-            try store.db.transaction {
-                for c in configurations where try catalog.add(c) { changed.append(c) }
+            do {
+                try store.db.transaction {
+                    for c in configurations where try catalog.add(c) { changed.append(c) }
+                }
+            } catch let e as CatalogError {
+                throw CLIError.failure("pressdb config: \(target): \(e)")
             }
             let replayer = Replayer(store: store, catalog: catalog)
             let summary = try replayer.replayMissing()
