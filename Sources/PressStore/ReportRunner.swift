@@ -146,6 +146,24 @@ public final class ReportRunner {
         Int(try db.prepare("SELECT count(*) FROM temp.report_input").scalarInt() ?? 0)
     }
 
+    /// Configuration names that sessions give but that are neither presets nor stored, with
+    /// how many sessions name each (sessions without a configuration replay as the default).
+    public func unknownConfigurations() throws -> [(name: String, sessions: Int)] {
+        let s = try db.prepare("""
+            SELECT config, count(*) FROM main.sessions
+            WHERE config IS NOT NULL AND config NOT IN (SELECT name FROM temp.current_configs)
+            GROUP BY config ORDER BY config
+            """)
+        var out: [(String, Int)] = []
+        while try s.step() { out.append((s.text(0), s.int(1))) }
+        return out
+    }
+
+    /// Whether `name` is a preset or a stored configuration.
+    public func knowsConfiguration(_ name: String) -> Bool {
+        (try? db.prepare("SELECT 1 FROM temp.current_configs WHERE name = ?").bound([.text(name)]).scalarInt()) != nil
+    }
+
     /// Number of stored sessions.
     public func sessionCount() throws -> Int {
         Int(try db.prepare("SELECT count(*) FROM main.sessions").scalarInt() ?? 0)

@@ -120,4 +120,27 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
         let filtered = try jsonRows(try Binary.run(["report", "--db", db, "--where", "variant=B", "--format", "json"]).stdout)
         #expect(filtered.count == 1 && filtered[0]["variant"] as? String == "B")
     }
+
+    // A database whose every line was rejected still answers the rejects report; sessions that
+    // name an undefined configuration get a message that names it and says what to do.
+    @Test func rejectsReportAndUndefinedConfigurations() throws {
+        let dir = try Binary.temporaryDirectory()
+        let bad = dir.appendingPathComponent("bad.sqlite").path
+        let line = #"{"session":"a","t":0,"phase":"tapped","x":1,"y":2}"#
+        #expect(try Binary.run(["ingest", "--db", bad, "-q"], stdin: line + "\n").status == 3)
+        let rejects = try jsonRows(try Binary.run(["report", "rejects", "--db", bad, "--format", "json"]).stdout)
+        #expect(rejects.count == 1)
+        #expect(rejects.first?["line"] as? Int == 1 && rejects.first?["raw"] as? String == line)
+        #expect((rejects.first?["reason"] as? String)?.contains(#"phase "tapped""#) == true)
+        let summary = try Binary.run(["report", "--db", bad])
+        #expect(summary.status == 4 && summary.stderr.contains("holds no sessions"))
+
+        let unknown = dir.appendingPathComponent("unknown.sqlite").path
+        let log = #"{"session":"a","t":0,"phase":"began","x":1,"y":2,"config":"mystery"}"# + "\n"
+            + #"{"session":"a","t":0.1,"phase":"ended","x":1,"y":2}"# + "\n"
+        _ = try Binary.run(["ingest", "--db", unknown, "-q"], stdin: log)
+        let r = try Binary.run(["report", "--db", unknown])
+        #expect(r.status == 4)
+        #expect(r.stderr.contains("'mystery' (1 session)") && r.stderr.contains("pressdb config add"))
+    }
 }

@@ -63,6 +63,9 @@ enum CompareCommand: PressCommand {
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let a = args.positionals[0], b = args.positionals[1]
+        guard a != b else {
+            throw CLIError.usage("pressdb compare: A and B are both '\(a)'; compare two different \(args.flag("paired") ? "configurations" : "variants or configurations")")
+        }
         let format = try args.choice("format", formats) ?? "table"
         var configuration = StatsConfiguration()
         if let alpha = try args.double("alpha") {

@@ -31,7 +31,7 @@ enum ReplayCommand: PressCommand {
             .option("refresh-rate", "HZ", help: "Display refresh rate for the first visible frame (default 60)."),
             .option("density", "PX", help: "Device pixels per point (default 3)."),
             CommonOptions.format([.table, .csv, .json, .ndjson]),
-            CommonOptions.quiet,
+            .flag("quiet", short: "q", help: "Print nothing: no rows, no summary (results are still stored)."),
         ])
 
     static let columns: [Column] = [

@@ -144,6 +144,24 @@ enum ReportCommand: PressCommand {
     /// The formats besides HTML (which `--format html` selects before these are parsed).
     static let tabularFormats: [OutputFormat] = [.table, .csv, .json, .markdown]
 
+    /// Why `report_input` is empty, and what to do about it.
+    static func emptyInputReason(_ runner: ReportRunner, _ filter: ReportFilter) throws -> String {
+        let unknown = try runner.unknownConfigurations()
+        if let a = filter.replayedAs, !runner.knowsConfiguration(a) {
+            return "no configuration named '\(a)'; add it with 'pressdb config add FILE.json', then 'pressdb replay --as \(a)'"
+        }
+        var what: [String] = filter.equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if let s = filter.since { what.append("since \(s)") }
+        if let u = filter.until { what.append("until \(u)") }
+        if let a = filter.replayedAs { what.append("replayed as \(a) (run 'pressdb replay --as \(a)' first)") }
+        if !what.isEmpty { return "no session matches " + what.joined(separator: ", ") }
+        if !unknown.isEmpty {
+            let names = unknown.map { "'\($0.name)' (\($0.sessions) session\($0.sessions == 1 ? "" : "s"))" }.joined(separator: ", ")
+            return "no session has a replay result: they name configurations that are not defined — \(names); add them with 'pressdb config add FILE.json'"
+        }
+        return "no session has a replay result yet (run 'pressdb replay')"
+    }
+
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let defs = try definitions(args.string("reports"))
         let html = try args.choice("format", tabularFormats.map(\.rawValue) + ["html"]) == "html"
@@ -180,16 +198,14 @@ enum ReportCommand: PressCommand {
         } catch {
             throw CLIError.failure("pressdb report: \(error)")
         }
-        if try runner.sessionCount() == 0 {
-            throw CLIError(message: "pressdb report: the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')", status: ExitCode.empty)
-        }
-        if try runner.inputCount() == 0 {
-            var what: [String] = filter.equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            if let s = filter.since { what.append("since \(s)") }
-            if let u = filter.until { what.append("until \(u)") }
-            if let a = filter.replayedAs { what.append("replayed as \(a) (run 'pressdb replay --as \(a)' first)") }
-            let detail = what.isEmpty ? "no session has a replay result yet (run 'pressdb replay')" : "no session matches " + what.joined(separator: ", ")
-            throw CLIError(message: "pressdb report: \(detail)", status: ExitCode.empty)
+        // Reports over report_input need replayed sessions; others (rejects) read tables directly.
+        if def.sql.contains("report_input") {
+            if try runner.sessionCount() == 0 {
+                throw CLIError(message: "pressdb report: the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')", status: ExitCode.empty)
+            }
+            if try runner.inputCount() == 0 {
+                throw CLIError(message: "pressdb report: " + (try emptyInputReason(runner, filter)), status: ExitCode.empty)
+            }
         }
         let result: ReportResult
         do { result = try runner.run(def) } catch let e as ReportError {

@@ -47,7 +47,7 @@ enum SpringCommand: PressCommand {
                 .option("velocity", "V", help: "Initial velocity, whole distances per second (default 0)."),
                 .option("at", "T[,T...]", help: "Times in seconds (≥ 0) at which to show progress and velocity.",
                         repeatable: true),
-                .flag("allow-overdamping", help: "Evaluate a damping ratio above 1 as over-damped."),
+                .flag("allow-overdamping", help: "Evaluate a damping ratio above 1 as over-damped (mass/stiffness/\ndamping and SwiftUI groups; UIKit's mapping takes ratios up to 1 only)."),
                 .option("format", "FORMAT", help: "Output: table|json|csv|svg (default table)."),
                 CommonOptions.out,
             ])
