@@ -17,7 +17,7 @@ enum DemoCommand: PressCommand {
         the typical tap, feedback latency and outcome rates; docs/html-report.md).
         """,
         options: [
-            .option("db", "PATH", help: "Where to create the demo database (must not exist yet).\nDefault: a new temporary folder."),
+            .option("db", "PATH", help: "Where to create the demo database (must not exist yet).\nDefault: a new folder under the system temporary directory\n(about 35 MB with the log; delete it when done)."),
             .option("sessions", "N", help: "Sessions to generate (default 20000)."),
             .option("seed", "S", help: "Random seed of the generated log (default 1)."),
             .option("html", "FILE", help: "Also write the summary report as an HTML page to FILE."),
