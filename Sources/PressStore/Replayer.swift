@@ -55,11 +55,18 @@ public final class Replayer {
     ///   measured (e.g. a zero-sized frame).
     public func result(of session: StoredSession, under configuration: PressConfiguration,
                        counterfactual: Bool) throws -> ResultRow {
+        try result(of: session, under: configuration, version: configuration.version, counterfactual: counterfactual)
+    }
+
+    /// `result(of:under:counterfactual:)` with the configuration's `version` computed by the
+    /// caller once (it hashes the canonical JSON: far more work than replaying one session).
+    func result(of session: StoredSession, under configuration: PressConfiguration, version: String,
+                counterfactual: Bool) throws -> ResultRow {
         let a = session.attributes
         let r = try Replay.session(session.samples, frame: a.frame, container: a.container ?? options.defaultContainer,
                                    scrollAxis: a.scrollAxis ?? .vertical, configuration: configuration,
                                    display: options.display)
-        return ResultRow(sessionID: session.id, config: configuration.name, configVersion: configuration.version,
+        return ResultRow(sessionID: session.id, config: configuration.name, configVersion: version,
                          counterfactual: counterfactual, outcome: r.outcome.rawValue,
                          cancelReason: r.cancelReason?.rawValue, actionFired: r.actionFired,
                          feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
@@ -86,8 +93,9 @@ public final class Replayer {
                 summary.unknownConfigs[name, default: 0] += Int(try n.scalarInt() ?? 0)
                 continue
             }
-            filter.withoutResultForConfigVersion = configuration.version
-            try run(filter, &summary, each) { _ in (configuration, false) }
+            let chosen = Chosen(configuration)
+            filter.withoutResultForConfigVersion = chosen.version
+            try run(filter, &summary, each) { _ in (chosen, false) }
         }
         return summary
     }
@@ -102,30 +110,47 @@ public final class Replayer {
         var summary = ReplaySummary()
         var f = filter
         f.defaultConfig = options.defaultConfig
+        let target = configuration.map(Chosen.init)
+        // Each name resolved (and its version hashed) once, not once per session.
+        var resolved: [String: Chosen?] = [:]
+        func own(_ name: String) -> Chosen? {
+            if let c = resolved[name] { return c }
+            let c = catalog.resolve(name).map(Chosen.init)
+            resolved[name] = c
+            return c
+        }
         try run(f, &summary, each) { session in
-            let own = self.configurationName(of: session)
-            if let configuration {
-                let ownVersion = self.catalog.resolve(own)?.version
-                return (configuration, ownVersion != configuration.version)
-            }
-            return self.catalog.resolve(own).map { ($0, false) }
+            let ownConfiguration = own(self.configurationName(of: session))
+            if let target { return (target, ownConfiguration?.version != target.version) }
+            return ownConfiguration.map { ($0, false) }
         }
         return summary
     }
 
+    /// A configuration with its version computed once.
+    struct Chosen {
+        let configuration: PressConfiguration
+        let version: String
+        init(_ configuration: PressConfiguration) {
+            self.configuration = configuration
+            version = configuration.version
+        }
+    }
+
     private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary,
                      _ each: ((StoredSession, ResultRow) -> Void)?,
-                     choose: (StoredSession) -> (PressConfiguration, Bool)?) throws {
+                     choose: (StoredSession) -> (Chosen, Bool)?) throws {
         let cursor = try store.sessions(filter)
         var batch: [ResultRow] = []
         batch.reserveCapacity(options.batchSize)
         while let session = try cursor.next() {
-            guard let (configuration, counterfactual) = choose(session) else {
+            guard let (chosen, counterfactual) = choose(session) else {
                 summary.unknownConfigs[configurationName(of: session), default: 0] += 1
                 continue
             }
             do {
-                let row = try result(of: session, under: configuration, counterfactual: counterfactual)
+                let row = try result(of: session, under: chosen.configuration, version: chosen.version,
+                                     counterfactual: counterfactual)
                 batch.append(row)
                 each?(session, row)
             } catch {
