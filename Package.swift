@@ -50,6 +50,6 @@ let package = Package(
         .testTarget(name: "PressStatsTests", dependencies: ["PressStats"]),
         .testTarget(name: "PressChartsTests", dependencies: ["PressCharts"]),
         .testTarget(name: "PressStoreTests", dependencies: ["PressStore", "PressCore", "PressFormats", "CSQLite"]),
-        .testTarget(name: "pressdbTests", dependencies: ["pressdb"]),
+        .testTarget(name: "pressdbTests", dependencies: ["pressdb", "PressStore"]),
     ]
 )

@@ -65,6 +65,20 @@ public struct HTMLPage: Sendable {
         body.append("<p>\(Markup.escape(text))</p>")
     }
 
+    /// A definition list (`<dl>`): each term (`<dt>`) followed by its description (`<dd>`), e.g.
+    /// what each table column means, or the filters a report used.
+    public mutating func definitionList(_ items: [(term: String, description: String)]) {
+        guard !items.isEmpty else { return }
+        let rows = items.map { "<dt>\(Markup.escape($0.term))</dt><dd>\(Markup.escape($0.description))</dd>" }
+        body.append("<dl>\n" + rows.joined(separator: "\n") + "\n</dl>")
+    }
+
+    /// A bulleted list (`<ul>`) of plain-text items.
+    public mutating func list(_ items: [String]) {
+        guard !items.isEmpty else { return }
+        body.append("<ul>\n" + items.map { "<li>\(Markup.escape($0))</li>" }.joined(separator: "\n") + "\n</ul>")
+    }
+
     /// A highlighted notice (health checks: sample ratio mismatch, low counts), prefixed with
     /// "Warning:" or "Note:" in words so it does not rely on colour; `role="note"` (not "alert":
     /// a static report should be read in order, not interrupt).
@@ -126,6 +140,10 @@ public struct HTMLPage: Sendable {
     th, td { border-bottom: 1px solid var(--pc-grid); padding: 0.3rem 0.7rem; text-align: left; vertical-align: top; }
     thead th { border-bottom: 2px solid var(--pc-axis); }
     .num { text-align: right; }
+    dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 1rem 0; }
+    dt { font-weight: 600; font-variant-numeric: tabular-nums; }
+    dd { margin: 0; }
+    @media (max-width: 40rem) { dl { grid-template-columns: 1fr; } dd { margin-left: 1rem; } }
     .banner { border-left: 0.35rem solid var(--pc-threshold); background: var(--pc-band); padding: 0.6rem 0.9rem; margin: 1rem 0; }
     .banner-warning { border-left-color: var(--pc-worse); }
     @media print {

@@ -6,13 +6,20 @@ public struct ScaleSeries: Sendable, Equatable {
     public var times: [Double]
     /// The displayed scale factor at each frame (dimensionless, 1 = at rest).
     public var scales: [Double]
+    /// A frame time (seconds) to mark with a dot on the curve, e.g. the first frame at which the
+    /// press shows; the dot sits on the frame nearest to it. Nil: no dot.
+    public var highlightedTime: Double?
+    /// The legend's text after the name; nil: the lowest and highest values with their times.
+    public var note: String?
 
     /// A series; `times` and `scales` must have the same count (a precondition).
-    public init(name: String, times: [Double], scales: [Double]) {
+    public init(name: String, times: [Double], scales: [Double], highlightedTime: Double? = nil, note: String? = nil) {
         precondition(times.count == scales.count, "one scale per frame time")
         self.name = name
         self.times = times
         self.scales = scales
+        self.highlightedTime = highlightedTime
+        self.note = note
     }
 }
 
@@ -52,6 +59,13 @@ public struct ScaleTimelineChart: Chart {
     public var visibilityDelta: Double?
     public var horizontalLines: [HorizontalLine]
     public var size: ChartSize
+    /// The y axis title (unit in parentheses); `yTitle` by default. Another quantity over time
+    /// (e.g. a spring's progress, `pressdb spring --format svg`) names itself here.
+    public var yAxisTitle: String
+    /// The x axis title; `xTitle` by default (the axis is always in milliseconds).
+    public var xAxisTitle: String
+    /// What the y values are, for the text alternative ("scale", "progress").
+    public var quantityName: String
 
     /// The x axis title (unit in parentheses).
     public static let xTitle = "Time since touch-down (ms)"
@@ -61,8 +75,13 @@ public struct ScaleTimelineChart: Chart {
     static let millisecondsPerSecond = 1000.0
 
     public init(title: String, series: [ScaleSeries], markers: [TimeMarker] = [], visibilityDelta: Double? = nil,
-                horizontalLines: [HorizontalLine] = [], size: ChartSize = .standard) {
+                horizontalLines: [HorizontalLine] = [], size: ChartSize = .standard,
+                yAxisTitle: String = ScaleTimelineChart.yTitle, xAxisTitle: String = ScaleTimelineChart.xTitle,
+                quantityName: String = "scale") {
         self.title = title
+        self.xAxisTitle = xAxisTitle
+        self.yAxisTitle = yAxisTitle
+        self.quantityName = quantityName
         self.series = series
         self.markers = markers
         self.visibilityDelta = visibilityDelta
@@ -91,6 +110,9 @@ public struct ScaleTimelineChart: Chart {
         /// Vertical markers: line x, label, label row (0 nearest the plot), the label's centre x
         /// (the line's x, moved inwards if the label would leave the drawing) and baseline y.
         public var markers: [(x: Double, label: String, row: Int, labelX: Double, labelBaseline: Double)]
+        /// Dots on the curves at each series' `highlightedTime`: the series index and the dot's
+        /// centre (the nearest frame's time and value).
+        public var highlights: [(series: Int, point: Point)] = []
     }
 
     /// The lines drawn: the visibility band's two lines, then `horizontalLines`.
@@ -115,7 +137,7 @@ public struct ScaleTimelineChart: Chart {
         // positions depend only on the horizontal layout, which the rows do not change.
         let lineLabelWidth = lines.map { TextLayout.estimatedWidth($0.label, fontSize: Metrics.fontSize) }.max() ?? 0
         let right = Metrics.pad + (lines.isEmpty ? 8 : lineLabelWidth + 6)
-        let probe = CartesianFrame(size: size, xDomain: xDomain, yDomain: yDomain, xTitle: Self.xTitle, yTitle: Self.yTitle,
+        let probe = CartesianFrame(size: size, xDomain: xDomain, yDomain: yDomain, xTitle: xAxisTitle, yTitle: yAxisTitle,
                                    top: 0, right: right, bottomExtra: 0)
         let markerXs = markers.map { probe.x($0.time * ms) }
         let markerWidths = markers.map { TextLayout.estimatedWidth($0.label, fontSize: Metrics.fontSize) }
@@ -127,7 +149,7 @@ public struct ScaleTimelineChart: Chart {
         let rowCount = (markerRows.max() ?? -1) + 1
         let top = Metrics.pad + Double(rowCount) * Metrics.lineHeight + 4
 
-        let frame = CartesianFrame(size: size, xDomain: xDomain, yDomain: yDomain, xTitle: Self.xTitle, yTitle: Self.yTitle,
+        let frame = CartesianFrame(size: size, xDomain: xDomain, yDomain: yDomain, xTitle: xAxisTitle, yTitle: yAxisTitle,
                                    top: top, right: right, bottomExtra: Legend.height(rows: series.count))
         let paths = series.map { one -> [Point] in
             let samples = zip(one.times, one.scales).filter { $0.0.isFinite && $0.1.isFinite }.sorted { $0.0 < $1.0 }
@@ -148,15 +170,21 @@ public struct ScaleTimelineChart: Chart {
         }
         var band: (top: Double, bottom: Double)?
         if let delta = visibilityDelta { band = (frame.y(1 + delta), frame.y(1 - delta)) }
+        let highlights = series.enumerated().compactMap { index, one -> (series: Int, point: Point)? in
+            guard let t = one.highlightedTime, t.isFinite else { return nil }
+            let nearest = zip(one.times, one.scales).filter { $0.0.isFinite && $0.1.isFinite }
+                .min { abs($0.0 - t) < abs($1.0 - t) }
+            return nearest.map { (index, Point(x: frame.x($0.0 * ms), y: frame.y($0.1))) }
+        }
         return Layout(plot: frame.plot, x: frame.x, y: frame.y, xTicks: frame.xTicks, yTicks: frame.yTicks,
                       xLabelStride: frame.xLabelStride, yLabelStride: frame.yLabelStride, paths: paths,
                       lines: lines.indices.map { (y: lineYs[$0], label: lines[$0].label, labelY: labelYs[$0]) },
-                      band: band, markers: placedMarkers)
+                      band: band, markers: placedMarkers, highlights: highlights)
     }
 
     public func svgContent() -> String {
         let layout = layout()
-        let frame = CartesianFrame(layout: layout, xTitle: Self.xTitle, yTitle: Self.yTitle)
+        let frame = CartesianFrame(layout: layout, xTitle: xAxisTitle, yTitle: yAxisTitle)
         var svg = SVGWriter()
         frame.drawGrid(&svg)
         if let band = layout.band {
@@ -180,6 +208,9 @@ public struct ScaleTimelineChart: Chart {
         for (index, path) in layout.paths.enumerated() {
             svg.path(path, cssClass: "pc-line " + ChartTheme.seriesClass(index))
         }
+        for highlight in layout.highlights {
+            svg.circle(cx: highlight.point.x, cy: highlight.point.y, r: 5, cssClass: "pc-dot " + ChartTheme.seriesClass(highlight.series))
+        }
         svg.closeGroup()
         if series.isEmpty {
             svg.text("No frames to show", x: layout.plot.left + layout.plot.width / 2, y: layout.plot.top + layout.plot.height / 2,
@@ -192,6 +223,7 @@ public struct ScaleTimelineChart: Chart {
 
     /// "name: lowest 0.950 at 283.3 ms, highest 1.300 at 300 ms" (the legend row).
     func legendText(_ one: ScaleSeries) -> String {
+        if let note = one.note { return "\(one.name): \(note)" }
         let samples = zip(one.times, one.scales).filter { $0.0.isFinite && $0.1.isFinite }
         guard let low = samples.min(by: { $0.1 < $1.1 }), let high = samples.max(by: { $0.1 < $1.1 }) else {
             return "\(one.name): no frames"
@@ -213,10 +245,11 @@ public struct ScaleTimelineChart: Chart {
         return "\(one.name): \(samples.count) frames from \(t(first.0)) to \(t(last.0)); lowest "
             + "\(NumberText.fixed(low.1, digits: 3)) at \(t(low.0)); highest \(NumberText.fixed(high.1, digits: 3)) at "
             + "\(t(high.0)); ends at \(NumberText.fixed(last.1, digits: 3))"
+            + (one.highlightedTime.map { "; dot at \(t($0))" } ?? "") + (one.note.map { "; \($0)" } ?? "")
     }
 
     public var textAlternative: String {
-        var parts = ["Line chart of scale against time since touch-down, \(series.count) series."]
+        var parts = ["Line chart of \(quantityName) against \(xAxisTitle.lowercased()), \(series.count) series."]
         parts += series.map { seriesSummary($0) + "." }
         if !markers.isEmpty {
             parts.append("Markers: " + markers.map {

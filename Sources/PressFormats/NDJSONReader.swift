@@ -2,8 +2,8 @@
 import PressCore
 
 /// Reads NDJSON: each non-blank line is one object — a touch record (`"type":"touch"` or no
-/// type), or a configuration (`"type":"config"`). Any other line becomes a `Reject` with its
-/// reason and raw text; reading continues.
+/// type), a configuration (`"type":"config"`), or a layout control (`"type":"control"`). Any
+/// other line becomes a `Reject` with its reason and raw text; reading continues.
 ///
 ///     var r = NDJSONReader(try ByteInput(path: "events.ndjson"))
 ///     while let item = try r.next() { … }
@@ -76,8 +76,10 @@ public struct NDJSONReader: RecordSource {
                     return reject("configuration record needs a non-empty string \"name\"")
                 }
                 return .config(ConfigRecordText(name: name, json: rawText(line), source: source))
+            case "control":
+                do { return .control(try LayoutJSON.controlRecord(line: rawText(line))) } catch { return reject(error.message) }
             default:
-                return reject("unknown record type \(JSONText.string(type)) (known: touch, config)")
+                return reject("unknown record type \(JSONText.string(type)) (known: touch, config, control)")
             }
         }
         switch values.record(at: source) {

@@ -21,6 +21,10 @@ public struct ConfigRecordText: Hashable, Sendable {
 public enum RecordItem: Hashable, Sendable {
     case touch(TouchRecord)
     case config(ConfigRecordText)
+    /// A layout `{"type":"control",…}` record (NDJSON). It stores nothing: `pressdb ingest`
+    /// routes it to the layout that device recordings read later in the same run are hit-tested
+    /// against (docs/device-recordings.md, "Layouts").
+    case control(LayoutControl)
     case reject(Reject)
 }
 
@@ -203,6 +207,29 @@ public final class ByteInput {
         }
     }
 
+    /// The first `limit` bytes (fewer at the end of input), without consuming them. With
+    /// `wholeLines`, a line cut at `limit` is left out. Used to detect device recordings.
+    public func peekPrefix(limit: Int, wholeLines: Bool = false) throws -> [UInt8] {
+        while end - start < limit, try fill() {}
+        let n = min(end - start, limit)
+        var prefix = Array(UnsafeBufferPointer(start: buffer + start, count: n))
+        if wholeLines, end - start > limit || !atEOF, let lastNewline = prefix.lastIndex(of: 0x0A) {
+            prefix.removeSubrange((lastNewline + 1)...)
+        }
+        return prefix
+    }
+
+    /// Every byte not consumed yet, to the end of input; consumes them. For an input that must
+    /// be read whole before it can be parsed (a device recording on standard input, whose
+    /// session ids need the content hash first). `contentHash` and `bytesRead` then cover the
+    /// whole input.
+    public func readRemaining() throws -> [UInt8] {
+        while try fill() {}
+        let rest = Array(UnsafeBufferPointer(start: buffer + start, count: end - start))
+        start = end
+        return rest
+    }
+
     /// The first line (up to `limit` bytes), without consuming it.
     public func peekFirstLine(limit: Int = 65_536) throws -> [UInt8] {
         while true {
@@ -219,28 +246,47 @@ public final class ByteInput {
 
 // MARK: - Formats
 
-/// The input formats `pressdb ingest` reads. Getevent/evemu parsers add cases here.
+/// The input formats `pressdb ingest` reads: touch logs (NDJSON, CSV) and device recordings
+/// (getevent, evemu; docs/device-recordings.md).
 public enum InputFormat: String, CaseIterable, Sendable {
-    case ndjson, csv
+    case ndjson, csv, getevent, evemu
+
+    /// The device recording format of `getevent` and `evemu`; nil for the touch-log formats.
+    public var deviceLogFormat: DeviceLogFormat? { DeviceLogFormat(rawValue: rawValue) }
+
+    /// How many bytes `detect` reads to recognise a device recording: 16 KiB, enough for
+    /// `DeviceLogFormat.detectionLineLimit` lines of either format and evemu's commented header.
+    public static let devicePrefixBytes = 16_384
 
     /// Tells the format from the content: a first non-blank byte `{` is NDJSON; otherwise a CSV
-    /// whose header row has `session` and `t` columns.
-    /// - Throws: `InputError` when neither fits.
+    /// whose header row has `session` and `t` columns; otherwise a getevent or evemu recording
+    /// when `DeviceLogFormat.detect(prefix:)` recognises the first `devicePrefixBytes` bytes
+    /// (whole lines only). Nothing is consumed.
+    /// - Throws: `InputError` when none fits.
     public static func detect(_ input: ByteInput) throws -> InputFormat {
         guard let first = try input.peekFirstNonBlankByte() else { return .ndjson } // empty: nothing to read
         if first == UInt8(ascii: "{") { return .ndjson }
         let header = try input.peekFirstLine()
         let names = CSVReader.splitHeader(header)
         if names.contains("session") && names.contains("t") { return .csv }
-        throw InputError("\(input.name): cannot tell the format: not NDJSON (the first character is not '{') "
-            + "and not CSV (no header row with 'session' and 't' columns); use --format")
+        if let device = DeviceLogFormat.detect(prefix: try input.peekPrefix(limit: devicePrefixBytes, wholeLines: true)) {
+            return InputFormat(rawValue: device.rawValue)!
+        }
+        throw InputError("\(input.name): cannot tell the format: not NDJSON (the first character is not '{'), "
+            + "not CSV (no header row with 'session' and 't' columns), and not a getevent or evemu recording; use --format")
     }
 
-    /// A record source reading `input` in this format.
-    public func reader(_ input: ByteInput) -> any RecordSource {
+    /// A record source reading `input` in this format. For getevent and evemu, `device` gives
+    /// the units, layout and default attributes, and the rest of `input` is read into memory
+    /// first for the content hash the session ids need (`DeviceLogSource.init(_:format:options:file:)`
+    /// with no file); `input`'s `contentHash` and `bytesRead` still cover it all.
+    /// - Throws: `InputError` when a device recording cannot be read.
+    public func reader(_ input: ByteInput, device: DeviceLogOptions = DeviceLogOptions()) throws -> any RecordSource {
         switch self {
         case .ndjson: return NDJSONReader(input)
         case .csv: return CSVReader(input)
+        case .getevent, .evemu:
+            return try DeviceLogSource(input, format: deviceLogFormat!, options: device)
         }
     }
 }

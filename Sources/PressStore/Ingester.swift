@@ -133,6 +133,8 @@ public final class Ingester {
         case .config(let c):
             state.configRecords += 1
             try store.insertConfigRecord(c)
+        case .control:
+            break // layout records store nothing; `pressdb ingest` routes them (ControlRecordCollector)
         case .reject(let r):
             try reject(r)
         }

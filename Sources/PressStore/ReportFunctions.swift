@@ -13,27 +13,24 @@ import PressStats
 /// The z for a two-sided 95 % interval, Φ⁻¹(0.975).
 public let z95 = 1.959963984540054
 
-/// The Wilson score interval for `successes` out of `trials` at normal quantile `z`:
-/// centre (p + z²/2n)/(1 + z²/n), half-width z·√(p(1−p)/n + z²/4n²)/(1 + z²/n).
-/// Returns nil when `trials` is 0.
+/// The Wilson score interval for `successes` out of `trials` at normal quantile `z`, computed by
+/// PressStats' `WilsonInterval` (α = 2·(1 − Φ(z))). Nil when `trials` is 0 or the counts are
+/// not whole numbers with 0 ≤ successes ≤ trials.
 public func wilsonInterval(successes: Double, trials: Double, z: Double = z95) -> (low: Double, high: Double)? {
-    guard trials > 0 else { return nil }
-    let p = successes / trials
-    let z2 = z * z
-    let denominator = 1 + z2 / trials
-    let centre = (p + z2 / (2 * trials)) / denominator
-    let half = z * (p * (1 - p) / trials + z2 / (4 * trials * trials)).squareRoot() / denominator
-    return (max(0, centre - half), min(1, centre + half))
+    guard trials > 0, successes >= 0, successes <= trials,
+          successes == successes.rounded(), trials == trials.rounded(), trials < 9e15 else { return nil }
+    let alpha = 2 * StandardNormal.survival(z)
+    guard let w = try? WilsonInterval(Proportion(successes: Int(successes), trials: Int(trials)), alpha: alpha) else {
+        return nil
+    }
+    return (w.interval.lower, w.interval.upper)
 }
 
-/// The type-7 quantile of `values` (any order) at fraction `f` in [0, 1].
+/// The type-7 quantile of `values` (any order) at fraction `f` in [0, 1]
+/// (`Percentile.type7`); nil for an empty sample or f outside [0, 1].
 public func percentileType7(_ values: [Double], _ f: Double) -> Double? {
     guard !values.isEmpty, f >= 0, f <= 1 else { return nil }
-    let v = values.sorted()
-    let h = Double(v.count - 1) * f
-    let lo = Int(h.rounded(.down))
-    let hi = min(lo + 1, v.count - 1)
-    return v[lo] + (h - Double(lo)) * (v[hi] - v[lo])
+    return Percentile.type7(f, ofSorted: values.sorted())
 }
 
 private final class PercentileState {
@@ -88,8 +85,8 @@ public func registerReportFunctions(_ db: OpaquePointer) -> Int32 {
                 }
                 let k = sqlite3_value_double(argv[0]), n = sqlite3_value_double(argv[1])
                 let z = argc == 3 ? sqlite3_value_double(argv[2]) : z95
-                guard k >= 0, n >= k, z > 0 else {
-                    sqlite3_result_error(ctx, "wilson_low/high(k, n[, z]): need 0 ≤ k ≤ n and z > 0", -1)
+                guard k >= 0, n >= k, z > 0, k == k.rounded(), n == n.rounded() else {
+                    sqlite3_result_error(ctx, "wilson_low/high(k, n[, z]): need whole numbers 0 ≤ k ≤ n and z > 0", -1)
                     return
                 }
                 let high = sqlite3_user_data(ctx) == UnsafeMutableRawPointer(bitPattern: 2)

@@ -1,6 +1,7 @@
 // Tabular output in the formats every command offers: an aligned terminal table, CSV, JSON,
 // NDJSON and Markdown. Commands build a `ResultTable`; this file decides how it looks.
 import Foundation
+import PressCore
 
 /// One value of a result cell.
 enum Cell: Equatable {
@@ -129,21 +130,8 @@ enum Render {
 
     // MARK: JSON
 
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (PressCore's canonical escaping: `"`, `\\` and control characters).
+    static func jsonString(_ s: String) -> String { CanonicalJSON.string(s).text }
 
     static func jsonValue(_ cell: Cell) -> String {
         switch cell {

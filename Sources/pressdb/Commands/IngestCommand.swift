@@ -1,4 +1,5 @@
-// `pressdb ingest`: reads NDJSON or CSV touch logs into the database.
+// `pressdb ingest`: reads NDJSON or CSV touch logs, and getevent or evemu device recordings, into
+// the database.
 import Foundation
 import PressCore
 import PressFormats
@@ -7,7 +8,7 @@ import PressStore
 enum IngestCommand: PressCommand {
     static let spec = CommandSpec(
         name: "ingest",
-        abstract: "Read NDJSON or CSV touch logs into the database.",
+        abstract: "Read touch logs (NDJSON, CSV) or device recordings (getevent, evemu) into the database.",
         discussion: """
         Each FILE (or standard input, for '-' or when no FILE is given) holds touch records:
         NDJSON, one JSON object per line, or CSV with a header row (docs/log-format.md).
@@ -15,20 +16,72 @@ enum IngestCommand: PressCommand {
         end are kept as pending and completed by a later ingest. Re-ingesting the same data adds
         nothing. Bad lines are reported as FILE:LINE: reason, stored in the rejects table, and
         the rest is still ingested (exit status 3); --strict aborts instead, writing nothing.
+
+        A FILE may also be an Android 'getevent -lt' (or -t) or Linux 'evemu-record' recording
+        (docs/device-recordings.md): each finger contact becomes one session, named after the
+        file's content hash, so the same recording always gives the same sessions. Raw
+        coordinates become pixels (--abs-range, --screen), then points (--px-per-pt). Each session
+        is hit-tested at its touch-down point against --layout and the {"type":"control"} records
+        of NDJSON inputs read before it; a miss keeps --config, --container and the reference's
+        44 x 44 pt control centred on the touch-down. A regular file is read twice (first to hash
+        it); standard input is read into memory first.
+
+        Example (a 1080 x 2340 px phone at 440 dpi: 440 / 160 = 2.75 px per pt):
+          pressdb ingest --format getevent --abs-range 0:1079,0:2339 --screen 1080x2340 \\
+              --px-per-pt 2.75 --layout screen.json --container scroll rec.getevent-lt.txt
         """,
         positionals: [PositionalSpec(name: "FILE|-", help: "Input files; '-' or none reads standard input.",
                                      optional: true, variadic: true)],
         options: [
             CommonOptions.db,
-            .option("format", "FORMAT", help: "Input format: auto|ndjson|csv (default auto: '{' first means NDJSON,\nelse a CSV header with 'session' and 't' columns)."),
+            .option("format", "FORMAT", help: "Input format: auto|ndjson|csv|getevent|evemu (default auto: '{' first\nmeans NDJSON, a CSV header with 'session' and 't' columns CSV,\nelse a getevent or evemu recording recognised by its first lines)."),
             .option("config", "NAME", help: "Configuration name for sessions that give none."),
             .option("container", "NAME", help: "Container for sessions that give none:\nnone|scroll|table|scroll-immediate."),
+            .option("abs-range", "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g.\n0:1079,0:2339 (default: the recording's own A: or getevent -p\nranges, else none: pixels = raw)."),
+            .option("screen", "WxH", help: "Device recordings: the screen size in pixels, e.g. 1080x2340\n(default: the axis span, so pixels = raw - min)."),
+            .option("px-per-pt", "F", help: "Device recordings: pixels per point, e.g. Android density / 160\n(2 for a 320 dpi phone; default 1)."),
+            .option("layout", "FILE.json", help: "Device recordings: the screen's controls, {\"controls\": [{\"id\", \"frame\":\n[x,y,w,h] in points, \"container\", \"scroll_axis\", \"config\"}, …]}\nor one {\"type\":\"control\",…} record per line."),
             .flag("strict", help: "Abort on the first rejected record; write nothing (exit status 3)."),
             CommonOptions.quiet,
         ])
 
     /// Reject messages printed before "… and N more".
     static let rejectMessagesShown = 20
+
+    /// The device-recording options from `--abs-range`, `--screen`, `--px-per-pt` and `--layout`,
+    /// with `attributes` as every session's defaults.
+    /// - Throws: `CLIError.usage` (status 2) naming the flag and the expected form for a bad
+    ///   value or layout; `CLIError.failure` (status 1) for an unreadable layout file.
+    static func deviceOptions(_ args: ParsedArguments, attributes: SessionAttributes) throws -> DeviceLogOptions {
+        var options = DeviceLogOptions(attributes: attributes)
+        if let text = args.string("abs-range") {
+            do { options.absRange = try AbsRanges(parsing: text) } catch {
+                throw CLIError.usage("pressdb ingest: --abs-range: \(error.message); expected X0:X1,Y0:Y1, e.g. 0:1079,0:2339")
+            }
+        }
+        if let text = args.string("screen") {
+            do { options.screen = try ScreenSize(parsing: text) } catch {
+                throw CLIError.usage("pressdb ingest: --screen: \(error.message)")
+            }
+        }
+        if let text = args.string("px-per-pt") {
+            guard let f = Double(text), f.isFinite, f > 0 else {
+                throw CLIError.usage("pressdb ingest: --px-per-pt needs a positive number of pixels per point "
+                    + "(e.g. 2, Android density / 160), not '\(text)'")
+            }
+            options.pixelsPerPoint = f
+        }
+        if let path = args.string("layout") {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw CLIError.failure("pressdb ingest: --layout: cannot read \(path)")
+            }
+            do { options.layout = try LayoutJSON.parse(data, file: path) } catch {
+                throw CLIError.usage("pressdb ingest: --layout: \(error.message); expected {\"controls\": [{\"id\": …, \"frame\": [x, y, w, h]}, …]}")
+            }
+        }
+        return options
+    }
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let format = try args.choice("format", ["auto"] + InputFormat.allCases.map(\.rawValue)) ?? "auto"
@@ -42,6 +95,8 @@ enum IngestCommand: PressCommand {
             }
             options.defaultContainer = c
         }
+        var device = try deviceOptions(args, attributes: SessionAttributes(config: options.defaultConfig,
+                                                                          container: options.defaultContainer))
         let quiet = args.flag("quiet")
         let paths = args.positionals.isEmpty ? ["-"] : args.positionals
 
@@ -62,16 +117,26 @@ enum IngestCommand: PressCommand {
         let started = ContinuousClock.now
         let progress = Progress(enabled: !quiet && isatty(STDERR_FILENO) == 1, started: started)
         let summary: IngestSummary
+        var controlRecords = 0
         do {
             let ingester = try Ingester(store: store, options: options)
-            for input in inputs {
+            for (input, path) in zip(inputs, paths) {
                 let f: InputFormat = format == "auto" ? try InputFormat.detect(input) : InputFormat(rawValue: format)!
                 switch f {
                 case .ndjson:
-                    var r = NDJSONReader(input)
+                    // Layout records apply to the device recordings read after them.
+                    var r = ControlRecordCollector(NDJSONReader(input))
                     try ingester.ingest(&r, input: input, progress: progress.update)
+                    if !r.controls.isEmpty {
+                        controlRecords += r.controls.count
+                        device.layout = Layout(controls: (device.layout?.controls ?? []) + r.controls)
+                    }
                 case .csv:
                     var r = CSVReader(input)
+                    try ingester.ingest(&r, input: input, progress: progress.update)
+                case .getevent, .evemu:
+                    var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
+                                                file: path == "-" ? nil : path)
                     try ingester.ingest(&r, input: input, progress: progress.update)
                 }
             }
@@ -110,7 +175,7 @@ enum IngestCommand: PressCommand {
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
-            lines.append(summaryLine(summary, seconds: seconds(ContinuousClock.now - started)))
+            lines.append(summaryLine(summary, controlRecords: controlRecords, seconds: seconds(ContinuousClock.now - started)))
             lines += ReplayCommand.describe(replayed)
             printError(lines.joined(separator: "\n"))
         }
@@ -121,12 +186,13 @@ enum IngestCommand: PressCommand {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
-    static func summaryLine(_ s: IngestSummary, seconds: Double) -> String {
+    static func summaryLine(_ s: IngestSummary, controlRecords: Int = 0, seconds: Double) -> String {
         let rate = seconds > 0 ? Int((Double(s.records) / seconds).rounded()) : s.records
         var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) records",
                      "sessions: \(s.sessionsNew) new, \(s.duplicates) duplicate, \(s.conflicts) conflict, \(s.pending) pending"]
         if s.sessionsCompletedFromPending > 0 { parts.append("\(s.sessionsCompletedFromPending) completed from pending") }
         if s.configRecords > 0 { parts.append("\(s.configRecords) config records") }
+        if controlRecords > 0 { parts.append("\(controlRecords) control records (layout for device recordings read after them)") }
         parts.append("\(s.rejects) rejected")
         parts.append(String(format: "%.2f s, %d records/s", seconds, rate))
         return "ingest: " + parts.joined(separator: "; ")

@@ -2,8 +2,12 @@
 
 var commands: [PressCommand.Type] {
     [
+        DemoCommand.self,
         IngestCommand.self,
         ReplayCommand.self,
+        ReportCommand.self,
+        ConfigsCommand.self,
+        ConfigCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
     ]

@@ -27,9 +27,12 @@ enum SpringCommand: PressCommand {
             time_to_target is the first time progress reaches 1 (null when it never does).
 
             CSV repeats the parameters on every --at row. JSON is one object with a "values" array.
+            SVG is a standalone chart of the progress from 0 to the settling duration, with a line
+            at 1 and the settling time marked (light and dark themes embedded; --at is ignored).
 
             EXAMPLE:
               pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --at 0.0167,0.0333
+              pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --format svg --out spring.svg
             """,
             options: [
                 .option("mass", "M", help: "Mass (CASpringAnimation group), > 0."),
@@ -45,7 +48,8 @@ enum SpringCommand: PressCommand {
                 .option("at", "T[,T...]", help: "Times in seconds (≥ 0) at which to show progress and velocity.",
                         repeatable: true),
                 .flag("allow-overdamping", help: "Evaluate a damping ratio above 1 as over-damped."),
-                CommonOptions.format([.table, .json, .csv]),
+                .option("format", "FORMAT", help: "Output: table|json|csv|svg (default table)."),
+                CommonOptions.out,
             ])
     }
 
@@ -58,6 +62,11 @@ enum SpringCommand: PressCommand {
     ]
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
+        if try args.choice("format", ["table", "json", "csv", "svg"]) == "svg" {
+            let spring = try makeSpring(args)
+            try emit(SpringProgressChart.chart(spring).standaloneSVG(id: "spring"), to: args.string("out"))
+            return ExitCode.ok
+        }
         let format = try CommonOptions.outputFormat(args, [.table, .json, .csv])
         let spring = try makeSpring(args)
         var times: [Double] = []
@@ -67,7 +76,7 @@ enum SpringCommand: PressCommand {
             }
             times.append(t)
         }
-        try emit(render(spring, times: times, as: format))
+        try emit(render(spring, times: times, as: format), to: args.string("out"))
         return ExitCode.ok
     }
 

@@ -1,0 +1,152 @@
+// Device recordings (getevent, evemu) as a `RecordSource`, so `pressdb ingest` stores their
+// contacts like any touch log; and the routing of NDJSON layout records to them.
+import PressCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A getevent or evemu recording read as a `RecordSource`: each line goes through a
+/// `DeviceLogReader`, whose records and rejects come out in input order.
+///
+///     let input = try ByteInput(path: "tap.getevent-lt.txt")
+///     var source = try DeviceLogSource(input, format: .getevent, options: options, file: input.name)
+///     try ingester.ingest(&source, input: input)
+///
+/// - Session ids: the reader names contact n `<hash>-c<n>` (`DeviceLogReader.sessionID`), with
+///   `<hash>` the FNV-1a 64 of the *whole* input, so it must be known before the first record.
+///   For a regular file (`file`), a first streaming pass over it computes the hash (1 MiB at a
+///   time, constant memory), and `input` is then read as usual; at the end the source checks
+///   that `input`'s own hash of what it read is the same (else the file changed in between:
+///   `InputError`). Otherwise (standard input, a pipe, `file` nil) the rest of `input` is read
+///   into memory first: recordings are small (the shared ones are 0.4–36 KB).
+/// - Open contacts: a contact still down at the end of input yields its records and no `ended`
+///   one, so session assembly sees no terminal sample and the ingest keeps it pending, as it does
+///   any open session. Nothing else is emitted for it.
+/// - `lastRaw` is the line the last item came from (a record's line is its `SYN_REPORT`).
+public struct DeviceLogSource: RecordSource {
+    public let format: DeviceLogFormat
+    /// 16 hex digits: the FNV-1a 64 of the whole input, the prefix of every session id.
+    public let contentHash: String
+    /// Where lines are read from: `input` itself, or an in-memory copy of it.
+    private let lines: ByteInput
+    /// The caller's input when a first pass hashed the file, to check it read the same bytes.
+    private let checkedInput: ByteInput?
+    private var reader: DeviceLogReader
+    private var queue: [RecordItem] = []
+    private var queueIndex = 0
+    private var lastLine = ""
+    private var ended = false
+
+    /// Reads `input`, a recording whose content hash is already known.
+    public init(_ input: ByteInput, format: DeviceLogFormat, contentHash: String,
+                options: DeviceLogOptions = DeviceLogOptions()) {
+        self.format = format
+        self.contentHash = contentHash
+        lines = input
+        checkedInput = nil
+        reader = DeviceLogReader(format: format, file: input.name, contentHash: contentHash, options: options)
+    }
+
+    /// Reads `input`, computing the content hash first: by a streaming pass over `file` when it
+    /// names a regular file (the one `input` reads, not consumed yet), else by reading the rest of
+    /// `input` into memory.
+    /// - Throws: `InputError` when the file or `input` cannot be read.
+    public init(_ input: ByteInput, format: DeviceLogFormat, options: DeviceLogOptions = DeviceLogOptions(),
+                file: String? = nil) throws {
+        self.format = format
+        if let file, let hash = try Self.contentHash(ofRegularFile: file) {
+            contentHash = hash
+            lines = input
+            checkedInput = input
+        } else {
+            let bytes = try input.readRemaining()
+            contentHash = DeviceLogReader.contentHash(of: bytes)
+            lines = ByteInput(bytes: bytes, name: input.name)
+            checkedInput = nil
+        }
+        reader = DeviceLogReader(format: format, file: input.name, contentHash: contentHash, options: options)
+    }
+
+    public mutating func next() throws -> RecordItem? {
+        while true {
+            if queueIndex < queue.count {
+                queueIndex += 1
+                return queue[queueIndex - 1]
+            }
+            queue.removeAll(keepingCapacity: true)
+            queueIndex = 0
+            guard let line = try lines.nextLine() else {
+                try finishInput()
+                return nil
+            }
+            lastLine = String(decoding: line, as: UTF8.self)
+            for item in reader.read(line: lastLine) {
+                switch item {
+                case .record(let r): queue.append(.touch(r))
+                case .reject(let r): queue.append(.reject(r))
+                }
+            }
+        }
+    }
+
+    public var lastRaw: String { lastLine }
+
+    /// The contacts still down so far (at the end: the sessions the ingest keeps pending).
+    public var openContacts: [DeviceLogOpenContact] { reader.openContacts }
+
+    /// Events after the last `SYN_REPORT` (a frame cut off at the end of input), in no record.
+    public var uncommittedEvents: Int { reader.uncommittedEvents }
+
+    private mutating func finishInput() throws {
+        guard !ended else { return }
+        ended = true
+        if let checkedInput, checkedInput.contentHash != contentHash {
+            throw InputError("\(checkedInput.name): the file changed while it was being read "
+                + "(its content hash differs between the two passes); ingest it again")
+        }
+    }
+
+    /// FNV-1a 64 (as 16 hex digits) of the file at `path`, read 1 MiB at a time; nil when `path`
+    /// is not a regular file (a pipe or terminal cannot be read twice).
+    /// - Throws: `InputError` naming the file and the system's reason.
+    public static func contentHash(ofRegularFile path: String) throws -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError("\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = ByteInput.chunkSize
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        defer { buffer.deallocate() }
+        var h = FNV1a64.offsetBasis
+        while true {
+            let n = read(fd, buffer, size)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError("\(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            for k in 0..<n { h = (h ^ UInt64(buffer[k])) &* FNV1a64.prime }
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// Passes a source's items through unchanged and keeps the layout `{"type":"control",…}`
+/// records among them, in order, so they can be applied to device recordings read afterwards.
+public struct ControlRecordCollector<Base: RecordSource>: RecordSource {
+    public var base: Base
+    /// The control records seen so far, in input order (later ones lie on top).
+    public private(set) var controls: [LayoutControl] = []
+
+    public init(_ base: Base) { self.base = base }
+
+    public mutating func next() throws -> RecordItem? {
+        let item = try base.next()
+        if case .control(let c)? = item { controls.append(c) }
+        return item
+    }
+
+    public var lastRaw: String { base.lastRaw }
+}

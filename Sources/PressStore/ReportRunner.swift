@@ -1,0 +1,272 @@
+// Running report definitions: plain SQL files over a filtered temporary view, on a read-only
+// connection that also refuses ATTACH, PRAGMA and anything that writes.
+import CSQLite
+import PressCore
+
+/// A report definition: a name and one SQL SELECT whose first line is `-- description`.
+public struct ReportDefinition: Sendable, Hashable {
+    public var name: String
+    public var sql: String
+    /// Whether it came from the user's `--reports DIR` (run under the same restrictions).
+    public var isUserDefined: Bool
+    public init(name: String, sql: String, isUserDefined: Bool = false) {
+        self.name = name; self.sql = sql; self.isUserDefined = isUserDefined
+    }
+    /// The file's first comment line, without `--`.
+    public var summary: String {
+        for line in sql.split(separator: "\n") {
+            let t = line.drop(while: { $0 == " " })
+            if t.hasPrefix("--") { return String(t.dropFirst(2).drop(while: { $0 == " " })) }
+            if !t.isEmpty { break }
+        }
+        return ""
+    }
+    /// The built-in reports (`reports/*.sql`), by name without `.sql`.
+    public static var builtIn: [ReportDefinition] {
+        SQLFiles.reports.map { ReportDefinition(name: String($0.name.dropLast(4)), sql: $0.sql) }
+    }
+}
+
+/// What the command line asks a report to look at. Every value is bound as a parameter.
+public struct ReportFilter: Sendable, Hashable {
+    /// Grouping column: config, variant, control, screen or app_version.
+    public var by: String = "config"
+    /// Equality filters on session_results columns (config, variant, control, screen,
+    /// app_version, user, device, outcome).
+    public var equals: [String: String] = [:]
+    /// Touch-down time bounds, in the log's seconds.
+    public var since: Double?
+    public var until: Double?
+    /// Report the results of every session replayed as this configuration (its own or
+    /// counterfactual) instead of each session's own configuration.
+    public var replayedAs: String?
+    public init() {}
+
+    public static let groupings = ["config", "variant", "control", "screen", "app_version"]
+    public static let filterKeys = ["config", "variant", "control", "screen", "app_version", "user", "device", "outcome"]
+}
+
+/// Errors a report reports.
+public enum ReportError: Error, CustomStringConvertible, Sendable {
+    case badFilter(String)
+    case sql(report: String, message: String)
+    public var description: String {
+        switch self {
+        case .badFilter(let m): return m
+        case .sql(let r, let m): return "report \(r): \(m)"
+        }
+    }
+}
+
+/// The rows of a report: column names and values.
+public struct ReportResult: Sendable {
+    public var columns: [String]
+    public var rows: [[SQLValue]]
+}
+
+/// Runs reports on a read-only connection.
+///
+///     let runner = try ReportRunner(path: "pressdb.sqlite", filter: ReportFilter())
+///     let result = try runner.run(ReportDefinition.builtIn.first { $0.name == "summary" }!)
+public final class ReportRunner {
+    public let db: Database
+    public let filter: ReportFilter
+
+    /// Opens `path` read-only (upgrading an older database first through a writing
+    /// connection), registers the report functions and creates `temp.report_input`.
+    /// - Throws: `DatabaseError`, `SchemaError`, `ReportError.badFilter`.
+    public init(path: String, filter: ReportFilter) throws {
+        var db: Database
+        do { db = try Schema.openReadOnly(path: path) } catch SchemaError.needsUpgrade {
+            _ = try Schema.open(path: path)
+            db = try Schema.openReadOnly(path: path)
+        }
+        self.db = db
+        self.filter = filter
+        guard ReportFilter.groupings.contains(filter.by) else {
+            throw ReportError.badFilter("--by must be one of \(ReportFilter.groupings.joined(separator: ", ")), not '\(filter.by)'")
+        }
+        for key in filter.equals.keys where !ReportFilter.filterKeys.contains(key) {
+            throw ReportError.badFilter("--where: '\(key)' is not one of \(ReportFilter.filterKeys.joined(separator: ", "))")
+        }
+        let rc = registerReportFunctions(db.handle)
+        guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: "cannot register report functions") }
+        try prepareInput()
+    }
+
+    /// The current version of every configuration (presets and stored).
+    private func currentVersions() throws -> [(String, String)] {
+        let catalog = try ConfigurationCatalog(store: Store(database: db))
+        return catalog.current.map { ($0.key, $0.value.configuration.version) }
+    }
+
+    private func prepareInput() throws {
+        // The temp schema is writable on a read-only connection; lift query_only while the
+        // parameters are written, then put it back before any report SQL runs.
+        try db.execute("PRAGMA query_only = 0")
+        defer { try? db.execute("PRAGMA query_only = 1") }
+        try db.execute("""
+            CREATE TEMP TABLE report_params(key TEXT PRIMARY KEY, value);
+            CREATE TEMP TABLE current_configs(name TEXT PRIMARY KEY, version TEXT NOT NULL);
+            """)
+        let insert = try db.prepare("INSERT INTO temp.report_params(key, value) VALUES (?, ?)")
+        func put(_ key: String, _ value: SQLValue) throws {
+            insert.reset(); insert.bind(1, key); insert.bind(2, value); try insert.run()
+        }
+        try put("by", .text(filter.by))
+        for (k, v) in filter.equals { try put(k, .text(v)) }
+        if let s = filter.since { try put("since", .real(s)) }
+        if let u = filter.until { try put("until", .real(u)) }
+        if let a = filter.replayedAs { try put("replayed_as", .text(a)) }
+        let cfg = try db.prepare("INSERT INTO temp.current_configs(name, version) VALUES (?, ?)")
+        for (name, version) in try currentVersions() {
+            cfg.reset(); cfg.bind(1, name); cfg.bind(2, version); try cfg.run()
+        }
+        let p = { (key: String) in "(SELECT value FROM temp.report_params WHERE key = '\(key)')" }
+        let equalities = ReportFilter.filterKeys.map { "(\(p($0)) IS NULL OR r.\($0) = \(p($0)))" }.joined(separator: "\n      AND ")
+        try db.execute("""
+            CREATE TEMP VIEW report_input AS
+            SELECT r.*,
+                   CASE \(p("by")) WHEN 'config' THEN r.config WHEN 'variant' THEN r.variant
+                        WHEN 'control' THEN r.control WHEN 'screen' THEN r.screen
+                        WHEN 'app_version' THEN r.app_version END AS grp,
+                   CASE WHEN \(p("by")) = 'config' AND r.variant IS NOT r.config THEN r.variant END AS arm
+            FROM main.session_results AS r
+            JOIN temp.current_configs AS c ON c.name = r.config AND c.version = r.config_version
+            WHERE (CASE WHEN \(p("replayed_as")) IS NULL THEN r.counterfactual = 0
+                        ELSE r.config = \(p("replayed_as")) END)
+              AND (\(p("since")) IS NULL OR r.t0 >= \(p("since")))
+              AND (\(p("until")) IS NULL OR r.t0 <= \(p("until")))
+              AND \(equalities);
+            """)
+    }
+
+    /// Number of rows `report_input` holds.
+    public func inputCount() throws -> Int {
+        Int(try db.prepare("SELECT count(*) FROM temp.report_input").scalarInt() ?? 0)
+    }
+
+    /// Number of stored sessions.
+    public func sessionCount() throws -> Int {
+        Int(try db.prepare("SELECT count(*) FROM main.sessions").scalarInt() ?? 0)
+    }
+
+    /// Runs `report` and returns its rows. The SQL is compiled under an authorizer that allows
+    /// only reading (SELECT, reads, functions, recursive CTEs): ATTACH, PRAGMA and every kind
+    /// of write fail with "not authorized".
+    /// - Throws: `ReportError.sql` naming the report and SQLite's message.
+    public func run(_ report: ReportDefinition) throws -> ReportResult {
+        sqlite3_set_authorizer(db.handle, { _, action, _, _, _, _ in
+            switch action {
+            case SQLITE_SELECT, SQLITE_READ, SQLITE_FUNCTION, SQLITE_RECURSIVE: return SQLITE_OK
+            default: return SQLITE_DENY
+            }
+        }, nil)
+        defer { sqlite3_set_authorizer(db.handle, nil, nil) }
+        let statement: Statement
+        do { statement = try db.prepare(report.sql) } catch let e as DatabaseError {
+            throw ReportError.sql(report: report.name, message: e.message)
+        }
+        var columns: [String] = []
+        for i in 0..<statement.columnCount { columns.append(statement.columnName(i)) }
+        var rows: [[SQLValue]] = []
+        do {
+            while try statement.step() {
+                rows.append((0..<statement.columnCount).map { statement.value($0) })
+            }
+        } catch let e as DatabaseError {
+            throw ReportError.sql(report: report.name, message: e.message)
+        }
+        return ReportResult(columns: columns, rows: rows)
+    }
+}
+
+// MARK: Read helpers for charts (HTML reports)
+
+/// One report group's feedback latencies, for an ECDF: every non-NULL `feedback_latency_ms`
+/// of the group, and its unseen presses (sessions the control received — every outcome but a
+/// scroll-abort — whose animation never moved the edge by one device pixel), as the summary
+/// report counts them (`reports/summary.sql`, `unseen_presses`).
+public struct GroupFeedbackLatencies: Sendable, Equatable {
+    /// The `grp` value (the `--by` column); nil when the sessions have none.
+    public var group: String?
+    /// The variant when grouping by config and it differs from the config (`arm`); else nil.
+    public var arm: String?
+    /// Feedback latencies in milliseconds, ascending.
+    public var latenciesMs: [Double]
+    /// Presses without feedback latency (unseen presses).
+    public var unseenPresses: Int
+}
+
+/// How one configuration is used in the report's input: its sessions per container, and the
+/// median duration of its taps.
+public struct ConfigurationUsage: Sendable, Equatable {
+    /// The configuration's name (`report_input.config`).
+    public var config: String
+    /// Distinct `sessions.container` texts (a name, canonical JSON, or nil for none given) with
+    /// their session counts, most sessions first.
+    public var containers: [(container: String?, sessions: Int)]
+    /// Median `duration_ms` of the configuration's taps (Hyndman & Fan type 7, as the report
+    /// function `percentile`); nil without taps.
+    public var medianTapDurationMs: Double?
+    /// Median `duration_ms` of all its sessions.
+    public var medianDurationMs: Double?
+
+    public static func == (a: ConfigurationUsage, b: ConfigurationUsage) -> Bool {
+        a.config == b.config && a.medianTapDurationMs == b.medianTapDurationMs && a.medianDurationMs == b.medianDurationMs
+            && a.containers.map(\.container) == b.containers.map(\.container)
+            && a.containers.map(\.sessions) == b.containers.map(\.sessions)
+    }
+}
+
+extension ReportRunner {
+    /// The feedback latencies of every group of `report_input`, ordered by group then arm (the
+    /// summary report's order).
+    /// - Throws: `DatabaseError`.
+    public func feedbackLatencies() throws -> [GroupFeedbackLatencies] {
+        let s = try db.prepare("""
+            SELECT grp, arm, feedback_latency_ms, outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL
+            FROM temp.report_input ORDER BY grp, arm, feedback_latency_ms
+            """)
+        var out: [GroupFeedbackLatencies] = []
+        while try s.step() {
+            let group = s.isNull(0) ? nil : s.text(0), arm = s.isNull(1) ? nil : s.text(1)
+            if out.last.map({ $0.group != group || $0.arm != arm }) ?? true {
+                out.append(GroupFeedbackLatencies(group: group, arm: arm, latenciesMs: [], unseenPresses: 0))
+            }
+            if let v = s.optionalDouble(2) { out[out.count - 1].latenciesMs.append(v) }
+            if s.int(3) == 1 { out[out.count - 1].unseenPresses += 1 }
+        }
+        return out
+    }
+
+    /// Per configuration in `report_input` (by name): containers and median tap duration.
+    /// - Throws: `DatabaseError`.
+    public func configurationUsage() throws -> [ConfigurationUsage] {
+        var out: [ConfigurationUsage] = []
+        let medians = try db.prepare("""
+            SELECT config, percentile(CASE WHEN outcome = 'tap' THEN duration_ms END, 0.5), percentile(duration_ms, 0.5)
+            FROM temp.report_input GROUP BY config ORDER BY config
+            """)
+        while try medians.step() {
+            out.append(ConfigurationUsage(config: medians.text(0), containers: [],
+                                          medianTapDurationMs: medians.optionalDouble(1),
+                                          medianDurationMs: medians.optionalDouble(2)))
+        }
+        let containers = try db.prepare("""
+            SELECT config, container, count(*) FROM temp.report_input
+            GROUP BY config, container ORDER BY config, count(*) DESC, container
+            """)
+        while try containers.step() {
+            guard let i = out.firstIndex(where: { $0.config == containers.text(0) }) else { continue }
+            out[i].containers.append((containers.optionalText(1), containers.int(2)))
+        }
+        return out
+    }
+
+    /// The current definition of every configuration (presets and stored), by name.
+    /// - Throws: `DatabaseError`.
+    public func configurations() throws -> [String: PressConfiguration] {
+        try ConfigurationCatalog(store: Store(database: db)).current.mapValues(\.configuration)
+    }
+}

@@ -1,0 +1,124 @@
+// `pressdb config add|show` and `pressdb configs`: the configurations a database knows.
+import Foundation
+import PressCore
+import PressFormats
+import PressStore
+
+enum ConfigCommand: PressCommand {
+    static let spec = CommandSpec(
+        name: "config",
+        abstract: "Add a configuration from a JSON file, or show one as canonical JSON.",
+        discussion: """
+        pressdb config add FILE.json|-   stores the configuration (or array of configurations)
+                                         in FILE; a changed definition gets a new version, and
+                                         old results keep theirs. Sessions naming it are replayed.
+        pressdb config show NAME         prints NAME's current definition as canonical JSON.
+
+        The JSON schema, with the three presets written out: docs/configurations.md. Start from
+        a preset with "base": {"type":"config","name":"soft-press","base":"spring-press","pressed_scale":0.97}
+        """,
+        positionals: [PositionalSpec(name: "add|show", help: "What to do."),
+                      PositionalSpec(name: "FILE|NAME", help: "A JSON file ('-' for standard input), or a configuration name.")],
+        options: [CommonOptions.db, CommonOptions.quiet])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let action = args.positionals[0], target = args.positionals[1]
+        let store = try openStore(args, command: "config")
+        let catalog = try ConfigurationCatalog(store: store)
+        switch action {
+        case "show":
+            guard let c = catalog.resolve(target) else { throw unknownConfiguration(target, "config", catalog) }
+            print(ConfigurationJSON.encode(c))
+            return ExitCode.ok
+        case "add":
+            let text: String
+            if target == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else {
+                guard let data = FileManager.default.contents(atPath: target) else {
+                    throw CLIError.failure("pressdb config: cannot read \(target)")
+                }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            let configurations: [PressConfiguration]
+            do { configurations = try ConfigurationJSON.parseFile(text, bases: catalog.bases) } catch {
+                throw CLIError.failure("pressdb config: \(target): \(error)")
+            }
+            var changed: [PressConfiguration] = []
+            try store.db.transaction {
+                for c in configurations where try catalog.add(c) { changed.append(c) }
+            }
+            let replayer = Replayer(store: store, catalog: catalog)
+            let summary = try replayer.replayMissing()
+            if !args.flag("quiet") {
+                var lines = configurations.map { c in
+                    changed.contains(c) ? "config: added \(c.name) version \(c.version)"
+                                        : "config: \(c.name) version \(c.version) is already current"
+                }
+                if summary.replayed > 0 { lines += ReplayCommand.describe(summary) }
+                printError(lines.joined(separator: "\n"))
+            }
+            return ExitCode.ok
+        default:
+            throw CLIError.usage("pressdb config: the first argument is 'add' or 'show', not '\(action)'")
+        }
+    }
+}
+
+enum ConfigsCommand: PressCommand {
+    static let spec = CommandSpec(
+        name: "configs",
+        abstract: "List the configurations: the built-in presets and those added.",
+        discussion: """
+        One row per configuration name: its current version (a hash of its definition), where
+        it comes from (preset or stored), how many versions are stored, its gesture model,
+        pressed scale, press and release animations, action rule and delay, and how many stored
+        sessions name it.
+        """,
+        options: [CommonOptions.db, CommonOptions.format([.table, .csv, .json, .markdown])])
+
+    static func animationName(_ a: AnimationSpec) -> String {
+        switch a {
+        case let .uiViewSpring(d, z, v): return "UIView spring \(Render.full(d)) s, ζ \(Render.full(z)), v \(Render.full(v))"
+        case let .uiViewCurve(d, curve): return "UIView \(Render.full(d)) s \(curveName(curve))"
+        case let .caSpring(m, k, c, v, d, _): return "CASpring m \(Render.full(m)) k \(Render.full(k)) c \(Render.full(c)) v \(Render.full(v)), cut \(Render.full(d)) s"
+        case let .caBasic(d, curve, _): return "CABasic \(Render.full(d)) s \(curveName(curve))"
+        }
+    }
+
+    static func curveName(_ c: TimingCurve) -> String {
+        switch c {
+        case .linear: return "linear"
+        case .easeIn: return "ease-in"
+        case .easeOut: return "ease-out"
+        case .easeInEaseOut: return "ease-in-ease-out"
+        case .default: return "default"
+        case let .cubicBezier(x1, y1, x2, y2): return "bezier(\(x1), \(y1), \(x2), \(y2))"
+        }
+    }
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let format = try CommonOptions.outputFormat(args, [.table, .csv, .json, .markdown])
+        let store = try openStore(args, command: "configs")
+        let catalog = try ConfigurationCatalog(store: store)
+        var counts: [String: Int] = [:]
+        let s = try store.db.prepare("SELECT config, count(*) FROM sessions WHERE config IS NOT NULL GROUP BY config")
+        while try s.step() { counts[s.text(0)] = s.int(1) }
+        var table = ResultTable(columns: [
+            Column("name"), Column("version"), Column("origin"), Column("versions", .integer), Column("gesture"),
+            Column("pressed_scale", .number(2)), Column("press_animation"), Column("release_animation"),
+            Column("action"), Column("action_delay", .number(2)), Column("sessions", .integer),
+        ])
+        for name in catalog.current.keys.sorted() {
+            let (c, origin) = catalog.current[name]!
+            table.rows.append([
+                .text(name), .text(c.version), .text(origin.rawValue), .int(try catalog.versions(name).count),
+                .text(c.gesture.name), .double(c.animation.pressedScale), .text(animationName(c.animation.press)),
+                .text(animationName(c.animation.release)), .text(c.actionRule.rawValue), .double(c.actionDelay),
+                .int(counts[name] ?? 0),
+            ])
+        }
+        try emit(Render.render(table, as: format, color: useColor()))
+        return ExitCode.ok
+    }
+}

@@ -1,0 +1,217 @@
+// `pressdb report`: the product's answer — outcomes and perceived latency per configuration.
+import Foundation
+import PressCharts
+import PressStore
+
+enum ReportCommand: PressCommand {
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Outcome rates and perceived latency per configuration, variant, control, screen or app version.",
+        discussion: """
+        Runs a report definition (default: summary) over the replayed sessions. Built-in
+        reports: summary, latency, cancellations, sessions ('pressdb report --list'). Each is a
+        plain SQL file reading the view report_input (docs/reports.md); --reports DIR adds your
+        own .sql files, which run read-only: nothing they say can write to the database.
+
+        Rates are fractions with Wilson 95 % intervals (_low, _high); times in milliseconds.
+        The terminal table shows rates as percentages; CSV and JSON carry full precision.
+        --format html writes one self-contained page (inline SVG and CSS, no scripts, nothing
+        fetched): for the summary, the scale curve of a typical tap per configuration, the
+        feedback-latency distributions, the outcome rates with their intervals and the same
+        numbers as the terminal; for another report, its rows as a table (docs/html-report.md).
+
+        Examples:
+          pressdb report
+          pressdb report latency --by variant --format csv
+          pressdb report --where variant=B,screen=feed --since 1700000000
+          pressdb report --reports ./my-reports weekly
+          pressdb report --format html --out report.html
+        """,
+        positionals: [PositionalSpec(name: "NAME", help: "The report to run (default summary).", optional: true)],
+        options: [
+            CommonOptions.db,
+            .option("by", "COLUMN", help: "Group by config|variant|control|screen|app_version (default config)."),
+            .option("where", "KEY=VALUE", help: "Only sessions with these values (comma-separated pairs; keys:\n\(ReportFilter.filterKeys.joined(separator: ", "))).", repeatable: true),
+            .option("since", "T", help: "Only sessions touching down at or after T (seconds, the log's clock)."),
+            .option("until", "T", help: "Only sessions touching down at or before T."),
+            .option("as", "CONFIG", help: "Report the sessions replayed as CONFIG ('pressdb replay --as')\ninstead of each under its own configuration."),
+            .option("reports", "DIR", help: "A folder of your own .sql report files."),
+            .flag("list", help: "List the available reports with their descriptions."),
+            .option("format", "FORMAT", help: "Output: table|csv|json|markdown|html (default table)."),
+            CommonOptions.out,
+        ])
+
+    /// Built-in reports plus the `.sql` files of `dir`.
+    static func definitions(_ dir: String?) throws -> [ReportDefinition] {
+        var all = ReportDefinition.builtIn
+        guard let dir else { return all }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: dir) } catch {
+            throw CLIError.failure("pressdb report: cannot read --reports folder \(dir): \(error.localizedDescription)")
+        }
+        for name in names.sorted() where name.hasSuffix(".sql") {
+            let path = (dir as NSString).appendingPathComponent(name)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw CLIError.failure("pressdb report: cannot read \(path) as UTF-8 text")
+            }
+            let def = ReportDefinition(name: String(name.dropLast(4)), sql: text, isUserDefined: true)
+            all.removeAll { $0.name == def.name }
+            all.append(def)
+        }
+        return all
+    }
+
+    /// Parses `--where a=b,c=d`.
+    static func equalities(_ args: ParsedArguments) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in args.strings("where") {
+            guard let eq = pair.firstIndex(of: "=") else {
+                throw CLIError.usage("pressdb report: --where takes KEY=VALUE pairs, not '\(pair)'")
+            }
+            out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        return out
+    }
+
+    /// How a report column is shown in the terminal, from its name and first value.
+    static func style(_ name: String, _ sample: SQLValue?) -> ColumnStyle {
+        if case .text = sample { return .text }
+        if name.hasSuffix("_rate") || name.hasSuffix("_rate_low") || name.hasSuffix("_rate_high")
+            || name.hasPrefix("share") { return .percent }
+        if name.hasSuffix("_ms") { return .number(1) }
+        if name.hasSuffix("_pt") || name.hasSuffix("_pt_max") { return .number(2) }
+        if name == "press_depth" { return .number(3) }
+        if case .integer = sample { return .integer }
+        if case .real = sample { return .number(3) }
+        return .text
+    }
+
+    /// A report's rows as a table; the `grp` column is named after the grouping.
+    static func table(_ result: ReportResult, groupName: String) -> ResultTable {
+        let columns = result.columns.enumerated().map { i, name -> Column in
+            let sample = result.rows.lazy.map { $0[i] }.first { $0 != .null }
+            return Column(name == "grp" ? groupName : name, style(name, sample))
+        }
+        let rows = result.rows.map { row in
+            row.map { v -> Cell in
+                switch v {
+                case .null: return .null
+                case .integer(let n): return .int(Int(n))
+                case .real(let d): return .double(d)
+                case .text(let s): return .text(s)
+                case .blob(let b): return .text("<\(b.count) bytes>")
+                }
+            }
+        }
+        var t = ResultTable(columns: columns, rows: rows)
+        // A variant column that is empty everywhere says nothing: drop it.
+        if let i = result.columns.firstIndex(of: "variant"), result.columns.contains("grp"),
+           t.rows.allSatisfy({ $0[i] == .null }) {
+            t.columns.remove(at: i)
+            t.rows = t.rows.map { var r = $0; r.remove(at: i); return r }
+        }
+        return t
+    }
+
+    /// For the terminal: each `X` with `X_low` and `X_high` beside it becomes one column
+    /// "X (95 % CI)" showing "86.8% (84.5–88.7)", so a summary fits a screen. CSV, JSON and
+    /// Markdown keep every column.
+    static func foldIntervals(_ t: ResultTable) -> ResultTable {
+        var out = ResultTable(columns: [], rows: Array(repeating: [], count: t.rows.count))
+        var skip = Set<Int>()
+        for (i, c) in t.columns.enumerated() where !skip.contains(i) {
+            if c.style == .percent,
+               let lo = t.columns.firstIndex(where: { $0.name == c.name + "_low" }),
+               let hi = t.columns.firstIndex(where: { $0.name == c.name + "_high" }) {
+                skip.formUnion([lo, hi])
+                out.columns.append(Column(c.name + " (95% CI)", .number(0)))
+                for r in t.rows.indices {
+                    let v = Render.display(t.rows[r][i], .percent)
+                    func pct(_ cell: Cell) -> String {
+                        if case .double(let d) = cell { return String(format: "%.1f", d * 100) }
+                        return Render.display(cell, .text)
+                    }
+                    out.rows[r].append(.text("\(v) (\(pct(t.rows[r][lo]))–\(pct(t.rows[r][hi])))"))
+                }
+            } else {
+                out.columns.append(c)
+                for r in t.rows.indices { out.rows[r].append(t.rows[r][i]) }
+            }
+        }
+        return out
+    }
+
+    /// The formats besides HTML (which `--format html` selects before these are parsed).
+    static let tabularFormats: [OutputFormat] = [.table, .csv, .json, .markdown]
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let defs = try definitions(args.string("reports"))
+        let html = try args.choice("format", tabularFormats.map(\.rawValue) + ["html"]) == "html"
+        if html && args.flag("list") {
+            try emit(ReportPage.list(defs, generatedAt: Date()).render(), to: args.string("out"))
+            return ExitCode.ok
+        }
+        if args.flag("list") {
+            let t = ResultTable(columns: [Column("report"), Column("source"), Column("description")],
+                                rows: defs.map { [.text($0.name), .text($0.isUserDefined ? "user" : "built-in"), .text($0.summary)] })
+            try emit(Render.render(t, as: try CommonOptions.outputFormat(args, tabularFormats), color: useColor()),
+                     to: args.string("out"))
+            return ExitCode.ok
+        }
+        let name = args.positionals.first ?? "summary"
+        guard let def = defs.first(where: { $0.name == name }) else {
+            throw CLIError.usage("pressdb report: no report named '\(name)'; available: \(defs.map(\.name).joined(separator: ", ")) ('pressdb report --list')")
+        }
+        let format = html ? OutputFormat.table : try CommonOptions.outputFormat(args, tabularFormats)
+        var filter = ReportFilter()
+        filter.by = try args.choice("by", ReportFilter.groupings) ?? "config"
+        filter.equals = try equalities(args)
+        filter.since = try args.double("since")
+        filter.until = try args.double("until")
+        filter.replayedAs = args.string("as")
+
+        let path = CommonOptions.databasePath(args)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError(message: "pressdb report: no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')", status: ExitCode.empty)
+        }
+        let runner: ReportRunner
+        do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {
+            throw CLIError.usage("pressdb report: \(e)")
+        } catch {
+            throw CLIError.failure("pressdb report: \(error)")
+        }
+        if try runner.sessionCount() == 0 {
+            throw CLIError(message: "pressdb report: the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')", status: ExitCode.empty)
+        }
+        if try runner.inputCount() == 0 {
+            var what: [String] = filter.equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            if let s = filter.since { what.append("since \(s)") }
+            if let u = filter.until { what.append("until \(u)") }
+            if let a = filter.replayedAs { what.append("replayed as \(a) (run 'pressdb replay --as \(a)' first)") }
+            let detail = what.isEmpty ? "no session has a replay result yet (run 'pressdb replay')" : "no session matches " + what.joined(separator: ", ")
+            throw CLIError(message: "pressdb report: \(detail)", status: ExitCode.empty)
+        }
+        let result: ReportResult
+        do { result = try runner.run(def) } catch let e as ReportError {
+            throw CLIError.failure("pressdb report: \(e)")
+        }
+        if html {
+            let context = ReportPageContext(reportName: name, isUserDefined: def.isUserDefined, databasePath: path, filter: filter, generatedAt: Date())
+            let page: HTMLPage
+            do {
+                page = name == "summary" && !def.isUserDefined
+                    ? try ReportPage.summary(result, runner: runner, context: context)
+                    : try ReportPage.table(result, runner: runner, context: context)
+            } catch {
+                throw CLIError.failure("pressdb report: cannot build the HTML page: \(error)")
+            }
+            try emit(page.render(), to: args.string("out"))
+            return ExitCode.ok
+        }
+        var table = table(result, groupName: filter.by)
+        if format == .table { table = foldIntervals(table) }
+        try emit(Render.render(table, as: format, color: format == .table && args.string("out") == nil && useColor()),
+                 to: args.string("out"))
+        return ExitCode.ok
+    }
+}

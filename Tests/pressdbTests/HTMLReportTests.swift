@@ -1,0 +1,370 @@
+// End to end: `pressdb report --format html`, `pressdb demo --html` in headless Chromium, and
+// `pressdb spring --format svg`, checked by parsing what the binary writes.
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import PressCore
+import PressCharts
+@testable import pressdb
+
+/// A parsed XML element: name, attributes, children and its own text (children's text excluded).
+private final class ParsedElement {
+    let name: String
+    let attributes: [String: String]
+    var children: [ParsedElement] = []
+    var ownText = ""
+    init(name: String, attributes: [String: String]) { self.name = name; self.attributes = attributes }
+
+    /// Text of this element and every descendant, in document order.
+    var text: String { ownText + children.map(\.text).joined() }
+    /// Every descendant (depth first) named `name`.
+    func all(_ name: String) -> [ParsedElement] {
+        children.flatMap { ($0.name == name ? [$0] : []) + $0.all(name) }
+    }
+    func first(_ name: String) -> ParsedElement? { all(name).first }
+}
+
+/// Builds an `ParsedElement` tree with Foundation's XMLParser; nil root plus the error when the text is
+/// not well-formed XML.
+private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
+    private var stack: [ParsedElement] = [ParsedElement(name: "#document", attributes: [:])]
+    var error: Error?
+
+    static func parse(_ text: String) -> (root: ParsedElement?, error: Error?) {
+        let builder = XMLTreeBuilder()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = builder
+        let ok = parser.parse()
+        let error = builder.error ?? (ok ? nil : parser.parserError)
+        return (error == nil ? builder.stack.first : nil, error)
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        let node = ParsedElement(name: elementName, attributes: attributeDict)
+        stack.last?.children.append(node)
+        stack.append(node)
+    }
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        if stack.count > 1 { stack.removeLast() }
+    }
+    func parser(_ parser: XMLParser, foundCharacters string: String) { stack.last?.ownText += string }
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) { error = parseError }
+}
+
+/// The first number before " ms" after `prefix` in `text` ("lift 96.9 ms" → 96.9).
+private func milliseconds(after prefix: String, in text: String) -> Double? {
+    guard let range = text.range(of: prefix) else { return nil }
+    let rest = text[range.upperBound...].drop { $0 == " " }
+    return Double(String(rest.prefix { $0.isNumber || $0 == "." }))
+}
+
+/// Type-7 median computed here, independently of the SQL function (Hyndman & Fan 1996).
+private func median(_ values: [Double]) -> Double {
+    let v = values.sorted()
+    let h = Double(v.count - 1) * 0.5
+    let lo = Int(h), hi = min(lo + 1, v.count - 1)
+    return v[lo] + (h - Double(lo)) * (v[hi] - v[lo])
+}
+
+/// Markup that would fetch or run something: none may appear in a self-contained page.
+private let forbiddenMarkup = ["<script", "http://", "https://", "src=", "href=", "url(", "@import", "<link"]
+
+@Suite(.serialized) struct HTMLReportTests {
+    // The summary page for a generated log: one scale chart per configuration, the ECDF, the
+    // rates, the table equal to the JSON report's numbers, and nothing fetched or run.
+    @Test func summaryPageMatchesJSONReport() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("h.sqlite").path
+        let log = try Binary.run(["generate", "--sessions", "2000", "--seed", "3"])
+        #expect(log.status == 0)
+        let ingest = try Binary.run(["ingest", "--db", db, "--quiet"], stdin: log.stdout)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let pagePath = dir.appendingPathComponent("page.html").path
+        let run = try Binary.run(["report", "--db", db, "--format", "html", "--out", pagePath])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: pagePath, encoding: .utf8)
+        for forbidden in forbiddenMarkup { #expect(!html.lowercased().contains(forbidden), "page contains \(forbidden)") }
+
+        let parsed = XMLTreeBuilder.parse(html)
+        #expect(parsed.error == nil, "\(String(describing: parsed.error))")
+        let root = try #require(parsed.root)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(
+            try Binary.run(["report", "--db", db, "--format", "json"]).stdout.utf8)) as? [[String: Any]])
+        let configs = Set(summary.compactMap { $0["config"] as? String })
+        #expect(configs == ["spring-press", "expand-delayed-click"])
+
+        // Charts: every SVG is accessible (role img, title and desc).
+        let svgs = root.all("svg")
+        #expect(svgs.count == configs.count + 2)
+        for svg in svgs {
+            #expect(svg.attributes["role"] == "img")
+            #expect(svg.first("title") != nil && svg.first("desc") != nil)
+        }
+        let titles = svgs.map { $0.first("title")?.text ?? "" }
+        #expect(Set(titles.filter { $0.hasPrefix("Scale during a typical tap: ") }.map { String($0.dropFirst(28)) }) == configs)
+        #expect(titles.contains("Feedback latency per config"))
+        #expect(titles.contains("Outcome rates per config"))
+        #expect(root.all("figcaption").count == svgs.count)
+
+        // The typical tap lasts each configuration's median tap duration, recomputed here from
+        // the per-session rows; the frames at which the press shows are computed independently:
+        // spring-press (UIView spring 0.4 s, ζ 0.5, v 3 → k 942.806 by a numeric-derivative
+        // Newton solve in python, the same that reproduces Framer's k 54.8336 for 3 s, ζ 0.25)
+        // moves the edge ≥ 1 px (Δscale ≥ 1/66) first at frame 2: 0.05·p(1/60) = 0.0073,
+        // 0.05·p(2/60) = 0.0203. expand (CASpring m 1, k 100, c 1, v 0.8 → 1.3): 0.3·p(1/60) =
+        // 0.0081, 0.3·p(2/60) = 0.0241, so also 33.3 ms without a scroll view. In a scroll view a
+        // tap shorter than 150 ms is delivered at lift with press and release together: the
+        // UIView spring's two additive animations cancel (never seen), while the expand pattern
+        // jumps to 1.3 (seen on the first frame at or after the lift).
+        let sessions = try #require(try JSONSerialization.jsonObject(with: Data(
+            try Binary.run(["report", "sessions", "--db", db, "--format", "json"]).stdout.utf8)) as? [[String: Any]])
+        for svg in svgs {
+            let title = svg.first("title")?.text ?? ""
+            guard title.hasPrefix("Scale during a typical tap: ") else { continue }
+            let config = String(title.dropFirst(28))
+            let desc = svg.first("desc")?.text ?? ""
+            let taps = sessions.filter { $0["config"] as? String == config && $0["outcome"] as? String == "tap" }
+                .compactMap { $0["duration_ms"] as? Double }
+            let lift = median(taps)
+            #expect(lift < 150, "the generator's median tap is about 90 ms")
+            let shown = try #require(milliseconds(after: "lift", in: desc), "\(desc)")
+            #expect(abs(shown - lift) <= 0.05, "\(config): lift \(shown) vs median tap \(lift)")
+            #expect(desc.contains("none: ") && desc.contains("press first shows at 33.3 ms"), "\(desc)")
+            if config == "spring-press" {
+                #expect(desc.contains("scroll, table: ") && desc.contains("the press never shows (unseen)"), "\(desc)")
+            } else {
+                let firstFrame = (lift / (1000.0 / 60)).rounded(.up) * (1000.0 / 60)
+                let scroll = try #require(desc.range(of: "scroll, table: "))
+                let seen = try #require(milliseconds(after: "press first shows at", in: String(desc[scroll.upperBound...])))
+                #expect(abs(seen - firstFrame) <= 0.05, "expand in scroll: \(seen) vs \(firstFrame)")
+            }
+            // The one-pixel band: 1 ± 1/66 (44 pt at 3 px/pt).
+            #expect(desc.contains("between 0.9848 and 1.0152"))
+        }
+
+        // The ECDF counts unseen presses in its denominator: n = presses with feedback + unseen.
+        let ecdf = try #require(svgs.first { $0.first("title")?.text == "Feedback latency per config" })
+        let ecdfDesc = ecdf.first("desc")?.text ?? ""
+        for group in summary {
+            let config = group["config"] as? String ?? ""
+            let mine = sessions.filter { $0["config"] as? String == config }
+            let withFeedback = mine.filter { $0["feedback_latency_ms"] is Double }.count
+            #expect(ecdfDesc.contains("\(config) (variant \(group["variant"] as? String ?? "")): n = \((group["unseen_presses"] as? Int ?? 0) + withFeedback)"),
+                    "\(ecdfDesc)")
+        }
+
+        // The table: one column per group, one row per figure, formatted as the terminal does
+        // (Output.swift: rates "%.1f%" with the Wilson interval in parentheses, ms "%.1f", pt "%.2f").
+        let table = try #require(root.all("table").first { $0.first("caption")?.text == "Summary per config" })
+        let headers = try #require(table.first("thead")).all("th").map(\.text)
+        let rows = try #require(table.first("tbody")).all("tr").map { tr in tr.children.map(\.text) }
+        func cell(_ figure: String, _ column: Int) -> String? { rows.first { $0.first == figure }?[column] }
+        func pct(_ x: Any?) -> String { String(format: "%.1f", (x as? Double ?? .nan) * 100) }
+        for group in summary {
+            let header = "\(group["config"] as? String ?? "") (variant \(group["variant"] as? String ?? ""))"
+            let column = try #require(headers.firstIndex(of: header), "\(headers)")
+            for name in ["sessions", "taps", "cancels", "scroll_aborts", "false_actions", "unseen_presses"] {
+                #expect(cell(name, column) == "\(group[name] as? Int ?? -1)", "\(name)")
+            }
+            for rate in ["tap_rate", "cancel_rate", "scroll_abort_rate"] {
+                let expected = "\(pct(group[rate]))% (\(pct(group[rate + "_low"]))–\(pct(group[rate + "_high"])))"
+                #expect(cell("\(rate) (95% CI)", column) == expected)
+            }
+            for name in ["feedback_p50_ms", "feedback_p90_ms", "feedback_p99_ms", "action_p50_ms", "action_p90_ms"] {
+                #expect(cell(name, column) == String(format: "%.1f", group[name] as? Double ?? .nan), "\(name)")
+            }
+            #expect(cell("share_over_100ms", column) == pct(group["share_over_100ms"]) + "%")
+            #expect(cell("release_jump_pt_max", column) == String(format: "%.2f", group["release_jump_pt_max"] as? Double ?? .nan))
+        }
+        // Where the numbers come from.
+        #expect(html.contains(db))
+        #expect(html.contains("Kaaresoja") && html.contains("30–85 ms"))
+    }
+
+    // --by and --where reach the page; another report is a table of its rows.
+    @Test func filtersAndOtherReports() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("f.sqlite").path
+        let log = try Binary.run(["generate", "--sessions", "400", "--seed", "5"])
+        #expect(try Binary.run(["ingest", "--db", db, "--quiet"], stdin: log.stdout).status == 0)
+        let byScreen = try Binary.run(["report", "--db", db, "--format", "html", "--by", "screen", "--where", "variant=A"])
+        #expect(byScreen.status == 0, "\(byScreen.stderr)")
+        let parsed = XMLTreeBuilder.parse(byScreen.stdout)
+        #expect(parsed.error == nil)
+        let root = try #require(parsed.root)
+        // Only variant A (spring-press) sessions: one scale chart.
+        #expect(root.all("svg").filter { $0.first("title")?.text.hasPrefix("Scale during") == true }.count == 1)
+        #expect(byScreen.stdout.contains("variant = A"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Binary.run(
+            ["report", "--db", db, "--format", "json", "--by", "screen", "--where", "variant=A"]).stdout.utf8)) as? [[String: Any]])
+        // One column per screen (over several tables when there are many), plus the figure names.
+        let groupColumns = root.all("table").map { ($0.first("thead")?.all("th").count ?? 0) - 1 }.reduce(0, +)
+        #expect(groupColumns == json.count)
+
+        let sessions = try Binary.run(["report", "sessions", "--db", db, "--format", "html"])
+        #expect(sessions.status == 0)
+        let sessionsRoot = try #require(XMLTreeBuilder.parse(sessions.stdout).root)
+        #expect(sessionsRoot.all("svg").isEmpty)
+        #expect(try #require(sessionsRoot.first("tbody")).all("tr").count == 400)
+        for forbidden in forbiddenMarkup { #expect(!sessions.stdout.lowercased().contains(forbidden)) }
+    }
+
+    // The spring's progress as a standalone SVG: well-formed, and the curve ends at progress ≈ 1
+    // at the settling duration. Independent figures (python, damped oscillator closed form with
+    // k from the numeric-derivative Newton solve): ω₀ = √942.806, B = (ζω₀ − v)/ω_d, settling
+    // ln((1 + |B|)/0.001)/(ζω₀) = 474.79 ms, p(474.79 ms) = 0.99930.
+    @Test func springSVGReachesOne() throws {
+        let run = try Binary.run(["spring", "--duration", "0.4", "--damping-ratio", "0.5", "--velocity", "3", "--format", "svg"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let parsed = XMLTreeBuilder.parse(run.stdout)
+        #expect(parsed.error == nil, "\(String(describing: parsed.error))")
+        let svg = try #require(parsed.root?.first("svg"))
+        #expect(svg.attributes["xmlns"] == "http://www.w3.org/2000/svg")
+        #expect(svg.first("style") != nil && svg.first("title") != nil)
+        let desc = svg.first("desc")?.text ?? ""
+        #expect(desc.contains("settled 474.8 ms"), "\(desc)")
+        #expect(desc.contains("ends at 0.999"), "\(desc)")
+        // The drawn curve: its last vertex lies on the line at 1 (within a pixel) and at the
+        // settling marker's x.
+        let path = try #require(svg.all("path").first { $0.attributes["class"]?.contains("pc-line") == true })
+        let numbers = (path.attributes["d"] ?? "").split { $0 == "M" || $0 == "L" || $0 == " " }.compactMap { Double($0) }
+        let (lastX, lastY) = (numbers[numbers.count - 2], numbers[numbers.count - 1])
+        let target = try #require(svg.all("line").first { $0.attributes["class"] == "pc-threshold" })
+        #expect(abs(lastY - (Double(target.attributes["y1"] ?? "") ?? .nan)) < 1)
+        let markers = svg.all("line").filter { $0.attributes["class"] == "pc-marker" }.compactMap { Double($0.attributes["x1"] ?? "") }
+        #expect(markers.contains { abs($0 - lastX) < 0.01 })
+        // The first point is the start: progress 0 at t = 0, well below the line at 1.
+        #expect(numbers[1] > lastY + 100)
+    }
+}
+
+/// A headless Chromium on PATH (Debian's package is `chromium`).
+private enum Chromium {
+    static let path: String? = {
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+            for dir in dirs where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") { return "\(dir)/\(name)" }
+        }
+        return nil
+    }()
+
+    /// Runs the browser headless on `url`, under coreutils' `timeout` (120 s); output through
+    /// files so a chatty browser cannot fill a pipe.
+    static func run(_ arguments: [String], url: URL, scratch: URL) throws -> RunResult {
+        let browser = try #require(path)
+        let out = scratch.appendingPathComponent("out-\(UUID().uuidString)"), err = scratch.appendingPathComponent("err-\(UUID().uuidString)")
+        try Data().write(to: out)
+        try Data().write(to: err)
+        let p = Process()
+        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                      "--hide-scrollbars", "--user-data-dir=\(scratch.appendingPathComponent("profile").path)"]
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        p.arguments = ["120", browser] + common + arguments + [url.absoluteString]
+        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        p.standardOutput = outHandle
+        p.standardError = errHandle
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return RunResult(status: p.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                         stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    /// Width and height from a PNG's IHDR chunk (PNG specification §11.2.2: bytes 16–23, big-endian).
+    static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
+        let b = [UInt8](data.prefix(24))
+        guard b.count == 24, b[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else { return nil }
+        func u32(_ i: Int) -> Int { b[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (u32(16), u32(20))
+    }
+}
+
+@Suite(.serialized) struct HTMLDemoBrowserTests {
+    // The demo's page in headless Chromium: it renders (exit 0, a screenshot far from blank), the
+    // console stays silent, and the DOM holds the five charts. PRESSDB_HTML_ARTIFACTS=DIR keeps
+    // the page and screenshots.
+    @Test(.enabled(if: Chromium.path != nil,
+                   "no headless Chromium on PATH (chromium, chromium-browser, google-chrome): apt-get install -y chromium"))
+    func demoPageRendersInChromium() throws {
+        let keep = ProcessInfo.processInfo.environment["PRESSDB_HTML_ARTIFACTS"]
+        let scratch = try keep.map { URL(fileURLWithPath: $0) } ?? Binary.temporaryDirectory()
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { if keep == nil { try? FileManager.default.removeItem(at: scratch) } }
+        let page = scratch.appendingPathComponent("demo.html")
+        let db = scratch.appendingPathComponent("demo-\(UUID().uuidString).sqlite")
+        let demo = try Binary.run(["demo", "--db", db.path, "--sessions", "3000", "--html", page.path, "--quiet"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for forbidden in forbiddenMarkup { #expect(!html.lowercased().contains(forbidden)) }
+
+        let blank = scratch.appendingPathComponent("blank.html")
+        try "<!DOCTYPE html><html><head><meta charset=\"utf-8\"/><title>blank</title></head><body></body></html>"
+            .write(to: blank, atomically: true, encoding: .utf8)
+        let size = "--window-size=1200,1000"
+        let blankPNG = scratch.appendingPathComponent("blank.png"), pagePNG = scratch.appendingPathComponent("demo.png")
+        #expect(try Chromium.run(["--screenshot=\(blankPNG.path)", size], url: blank, scratch: scratch).status == 0)
+        let shot = try Chromium.run(["--screenshot=\(pagePNG.path)", size], url: page, scratch: scratch)
+        #expect(shot.status == 0, "\(shot.stderr.suffix(2000))")
+        let pageData = try Data(contentsOf: pagePNG), blankData = try Data(contentsOf: blankPNG)
+        let dimensions = try #require(Chromium.pngSize(pageData))
+        #expect(dimensions.width == 1200 && dimensions.height == 1000)
+        // Text, a chart and lines compress far worse than an empty page (blank ≈ 9 KB here).
+        #expect(pageData.count > 5 * blankData.count, "page \(pageData.count) B vs blank \(blankData.count) B")
+
+        let dom = try Chromium.run(["--dump-dom", "--enable-logging=stderr", "--v=0"], url: page, scratch: scratch)
+        #expect(dom.status == 0)
+        // Three configurations' scale charts, the ECDF and the rates.
+        #expect(dom.stdout.components(separatedBy: "<svg ").count - 1 == 5)
+        // longpress-safe-area's press (ease-in-ease-out 0.2 s to 0.95, Δscale ≥ 1/66 needs the
+        // curve at ≥ 0.303: python's bisection gives 0.232 at 66.7 ms and 0.359 at 83.3 ms) shows
+        // at 83.3 ms in every container (the long press is never held back).
+        #expect(dom.stdout.contains("none, scroll, table: press first shows at 83.3 ms"))
+        let console = dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
+        #expect(console.isEmpty, "console: \(console.joined(separator: "\n"))")
+    }
+}
+
+@Suite struct TypicalTapContainerTests {
+    // The data's containers join `none` and `scroll` (always shown), in UIKit's usual order;
+    // a JSON container with a named container's parameters is that container; text that does
+    // not parse is left out; a session without a container is replayed in `none`.
+    @Test func containersFromStoredTexts() {
+        let custom = "{\"delays_content_touches\": false, \"cancels_control_touches\": false}"
+        let shown = TypicalTap.containers(from: [
+            "table", nil, "bogus", custom,
+            "{\"delays_content_touches\": true, \"cancels_control_touches\": false}",  // = scroll
+        ])
+        #expect(shown.map(\.container.name) == ["none", "scroll", "table", nil])
+        #expect(shown.last?.label.hasPrefix("custom scroll view (delays off, cancels off, 150 ms, 10 pt)") == true)
+    }
+
+    // An undamped spring never settles: drawn for ten periods 2π√(m/k) = 10 × 0.6283 s.
+    @Test func undampedSpringSpansTenPeriods() {
+        let chart = SpringProgressChart.chart(try! Spring(mass: 1, stiffness: 100, damping: 0))
+        #expect(abs((chart.series[0].times.last ?? 0) - 2 * Double.pi) < 1e-9)
+        #expect(chart.textAlternative.contains("never settles"))
+    }
+}
+
+@Suite struct TypicalTapChartTests {
+    // spring-press, a 100 ms stationary tap without a scroll view: the dot sits on the frame at
+    // 2/60 s (the first with 0.05·p(t) ≥ 1/66, computed in python: 0.0073 at 1/60, 0.0203 at
+    // 2/60), at that frame's value 1 − 0.0203 = 0.9797; lift marker at 100 ms.
+    @Test func dotOnFirstVisibleFrame() throws {
+        let tap = try TypicalTap(configuration: .springPress, duration: 0.1, containers: [("none", .none)])
+        let chart = tap.chart(until: tap.settledTime)
+        let layout = chart.layout()
+        let dot = try #require(layout.highlights.first)
+        #expect(abs(dot.point.x - layout.x(2000.0 / 60)) < 1e-9)
+        #expect(abs(dot.point.y - layout.y(1 - 0.02026355169921759)) < 0.01)
+        #expect(chart.markers.map(\.time) == [0, 0.1])
+        #expect(chart.visibilityDelta == 1.0 / 66)
+    }
+}

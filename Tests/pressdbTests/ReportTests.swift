@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// A database holding a generated log (2,000 sessions, seed 11), ingested and replayed.
+private func ingestedDatabase() throws -> (dir: URL, db: String) {
+    let dir = try Binary.temporaryDirectory()
+    let db = dir.appendingPathComponent("r.sqlite").path
+    let log = try Binary.run(["generate", "--sessions", "2000", "--seed", "11"])
+    #expect(log.status == 0)
+    let ingest = try Binary.run(["ingest", "--db", db, "--quiet"], stdin: log.stdout)
+    #expect(ingest.status == 0, "\(ingest.stderr)")
+    return (dir, db)
+}
+
+private func jsonRows(_ text: String) throws -> [[String: Any]] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+}
+
+/// Type-7 quantile computed here, independently of the SQL function: h = (n − 1)·f, linear
+/// interpolation between the order statistics around h (Hyndman & Fan 1996).
+private func quantile(_ values: [Double], _ f: Double) -> Double {
+    let v = values.sorted()
+    let h = Double(v.count - 1) * f
+    let lo = Int(h), hi = min(lo + 1, v.count - 1)
+    return v[lo] + (h - Double(lo)) * (v[hi] - v[lo])
+}
+
+@Suite(.serialized) struct ReportCommandTests {
+    // The summary's counts, rates and percentiles recomputed in Swift from the per-session rows
+    // `pressdb replay --format json` prints (not from the report SQL).
+    @Test func summaryMatchesCountsComputedFromSessions() throws {
+        let (_, db) = try ingestedDatabase()
+        let sessions = try jsonRows(try Binary.run(["report", "sessions", "--db", db, "--format", "json"]).stdout)
+        #expect(sessions.count == 2000)
+        let summary = try jsonRows(try Binary.run(["report", "--db", db, "--format", "json"]).stdout)
+        #expect(summary.count == 2)
+        for group in summary {
+            let config = try #require(group["config"] as? String)
+            let mine = sessions.filter { $0["config"] as? String == config }
+            #expect(group["sessions"] as? Int == mine.count)
+            let taps = mine.filter { $0["outcome"] as? String == "tap" }.count
+            let cancels = mine.filter { $0["outcome"] as? String == "cancel" }.count
+            #expect(group["taps"] as? Int == taps)
+            #expect(group["cancels"] as? Int == cancels)
+            #expect(abs((group["cancel_rate"] as? Double ?? -1) - Double(cancels) / Double(mine.count)) < 1e-12)
+            let low = try #require(group["cancel_rate_low"] as? Double), high = try #require(group["cancel_rate_high"] as? Double)
+            #expect(low < Double(cancels) / Double(mine.count) && high > Double(cancels) / Double(mine.count))
+            let feedback = mine.compactMap { $0["feedback_latency_ms"] as? Double }
+            #expect(abs((group["feedback_p90_ms"] as? Double ?? -1) - quantile(feedback, 0.9)) < 1e-9)
+            #expect(abs((group["feedback_p50_ms"] as? Double ?? -1) - quantile(feedback, 0.5)) < 1e-9)
+            let over = Double(feedback.filter { $0 > 100 }.count) / Double(feedback.count)
+            #expect(abs((group["share_over_100ms"] as? Double ?? -1) - over) < 1e-12)
+            let falseActions = mine.filter { ($0["action_fired"] as? Int == 1 || $0["action_fired"] as? Bool == true)
+                && $0["outcome"] as? String != "tap" }.count
+            #expect(group["false_actions"] as? Int == falseActions)
+        }
+    }
+
+    // Every output format carries the same numbers: CSV parsed back, Markdown rows counted.
+    @Test func formatsParseBack() throws {
+        let (_, db) = try ingestedDatabase()
+        let json = try jsonRows(try Binary.run(["report", "--db", db, "--format", "json"]).stdout)
+        let csv = try Binary.run(["report", "--db", db, "--format", "csv"]).stdout.split(separator: "\n")
+        let header = csv[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        #expect(header.contains("cancel_rate_low"))
+        #expect(csv.count == json.count + 1)
+        for (i, line) in csv.dropFirst().enumerated() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let column = try #require(header.firstIndex(of: "cancel_rate"))
+            let rate = try #require(Double(fields[column]))
+            // Foundation's JSONSerialization on Linux may round the last digit of a double, so
+            // compare to 1e-15 rather than bit for bit (the CSV text is shortest round-trip).
+            #expect(abs(rate - (json[i]["cancel_rate"] as? Double ?? -1)) < 1e-15)
+        }
+        let md = try Binary.run(["report", "--db", db, "--format", "markdown"]).stdout.split(separator: "\n")
+        #expect(md.count == json.count + 2)
+        #expect(md[1].hasPrefix("|---"))
+        let table = try Binary.run(["report", "--db", db]).stdout
+        #expect(table.contains("cancel_rate (95% CI)"))
+    }
+
+    // User reports run read-only: INSERT and ATTACH fail with a clear error, nothing changes.
+    @Test func userReportsCannotWrite() throws {
+        let (dir, db) = try ingestedDatabase()
+        let reports = dir.appendingPathComponent("mine")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        try "-- counts\nSELECT count(*) AS n FROM report_input;\n".write(to: reports.appendingPathComponent("count.sql"), atomically: true, encoding: .utf8)
+        try "-- evil\nINSERT INTO rejects(source_file, line, reason, raw) VALUES ('x', 1, 'y', 'z');\n"
+            .write(to: reports.appendingPathComponent("insert.sql"), atomically: true, encoding: .utf8)
+        try "-- evil\nATTACH DATABASE '\(dir.path)/other.sqlite' AS other;\n"
+            .write(to: reports.appendingPathComponent("attach.sql"), atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let ok = try Binary.run(["report", "--db", db, "--reports", reports.path, "count", "--format", "csv"])
+        #expect(ok.status == 0 && ok.stdout == "n\n2000\n")
+        for name in ["insert", "attach"] {
+            let r = try Binary.run(["report", "--db", db, "--reports", reports.path, name])
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("report \(name): not authorized"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("other.sqlite").path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        let list = try Binary.run(["report", "--list", "--reports", reports.path, "--db", db])
+        #expect(list.stdout.contains("summary") && list.stdout.contains("count") && list.stdout.contains("user"))
+    }
+
+    // Clear one-line messages instead of empty tables.
+    @Test func emptyAndUnknownGiveMessages() throws {
+        let dir = try Binary.temporaryDirectory()
+        let missing = try Binary.run(["report", "--db", dir.appendingPathComponent("none.sqlite").path])
+        #expect(missing.status == 4 && missing.stderr.contains("no database"))
+        let (_, db) = try ingestedDatabase()
+        let unknown = try Binary.run(["report", "nosuch", "--db", db])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no report named 'nosuch'"))
+        let nomatch = try Binary.run(["report", "--db", db, "--where", "variant=O'Brien\"; DROP TABLE sessions; --"])
+        #expect(nomatch.status == 4 && nomatch.stderr.contains("no session matches variant=O'Brien"))
+        let stillThere = try Binary.run(["report", "--db", db, "--format", "csv"])
+        #expect(stillThere.status == 0)
+        let badKey = try Binary.run(["report", "--db", db, "--where", "colour=red"])
+        #expect(badKey.status == 2)
+        let filtered = try jsonRows(try Binary.run(["report", "--db", db, "--where", "variant=B", "--format", "json"]).stdout)
+        #expect(filtered.count == 1 && filtered[0]["variant"] as? String == "B")
+    }
+}
