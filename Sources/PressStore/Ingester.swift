@@ -16,6 +16,13 @@ public struct IngestOptions: Sendable {
     public var batchSeconds = 0.5
     /// How many reject messages the summary keeps (all are stored in `rejects`).
     public var rejectMessagesKept = 20
+    /// Replay each new session from memory as it is stored, writing its `results` row in the
+    /// same transaction (under its own configuration, as `Replayer.replayMissing` would; the
+    /// configuration of sessions naming none is `defaultConfig`, else `spring-press`). Sessions
+    /// naming a configuration that is not known when the run starts, or one that a
+    /// `{"type":"config"}` record of this run may redefine, are left to `replayMissing`, as are
+    /// sessions that cannot be replayed. Off by default; `pressdb ingest` turns it on.
+    public var replayStoredSessions = false
     public init() {}
 }
 
@@ -37,7 +44,24 @@ public struct IngestSummary: Sendable {
     /// The first `rejectMessagesKept` rejects, in input order.
     public var firstRejects: [Reject] = []
     /// `sessions.id` of every session stored by this run, in order: what replay should process.
-    public var newSessionIDs: [Int64] = []
+    public var newSessionIDs: [Int64] {
+        get { newSessionIDRuns.flatMap { $0.first...$0.last } }
+        set { newSessionIDRuns = []; for id in newValue { appendNewSessionID(id) } }
+    }
+    /// Of `sessionsNew`, sessions replayed as they were stored (`IngestOptions.replayStoredSessions`).
+    public var sessionsReplayed = 0
+
+    /// `newSessionIDs` as runs of consecutive ids (new rows get consecutive ids), so memory does
+    /// not grow with the input.
+    var newSessionIDRuns: [(first: Int64, last: Int64)] = []
+
+    mutating func appendNewSessionID(_ id: Int64) {
+        if let last = newSessionIDRuns.last, last.last &+ 1 == id {
+            newSessionIDRuns[newSessionIDRuns.count - 1].last = id
+        } else {
+            newSessionIDRuns.append((id, id))
+        }
+    }
 }
 
 /// Ingest was aborted by `--strict` at this reject; nothing was written.
@@ -71,13 +95,17 @@ public final class Ingester {
     private var batchStart = ContinuousClock.now
     private var currentSourceID: Int64?
     private var finished = false
+    private let replay: StoredSessionReplay?
 
     /// Starts a run: opens the first transaction (for `strict`, the only one).
     public init(store: Store, options: IngestOptions = IngestOptions()) throws {
         self.store = store
         self.options = options
         try store.db.begin()
-        do { pendingIDs = try store.pendingIDs() } catch { store.db.rollback(); throw error }
+        do {
+            pendingIDs = try store.pendingIDs()
+            replay = options.replayStoredSessions ? try StoredSessionReplay(store: store, options: options) : nil
+        } catch { store.db.rollback(); throw error }
     }
 
     deinit { if !finished { store.db.rollback() } }
@@ -133,6 +161,7 @@ public final class Ingester {
         case .config(let c):
             state.configRecords += 1
             try store.insertConfigRecord(c)
+            if let replay { state.sessionsReplayed -= try replay.mayBeRedefined(c.name) }
         case .control:
             break // layout records store nothing; `pressdb ingest` routes them (ControlRecordCollector)
         case .reject(let r):
@@ -208,8 +237,9 @@ public final class Ingester {
         switch try store.insertSession(s) {
         case .inserted(let id):
             state.sessionsNew += 1
-            state.newSessionIDs.append(id)
+            state.appendNewSessionID(id)
             sessionsInBatch += 1
+            if let replay, try replay.replay(id: id, s) { state.sessionsReplayed += 1 }
             if fromPending {
                 try store.deletePending(session: s.id)
                 pendingIDs.remove(s.id)
@@ -294,5 +324,67 @@ public final class Ingester {
             sessionsInBatch = 0
             batchStart = ContinuousClock.now
         }
+    }
+}
+
+/// Replays sessions as ingest stores them (`IngestOptions.replayStoredSessions`): the samples
+/// and attributes are in memory, so nothing is read back, and each result is written in the
+/// transaction that stores its session (a session is never committed without its result). The
+/// rows are exactly `Replayer.replayMissing`'s: same configuration (the catalog as the run
+/// starts), same version, same replay of the same values.
+final class StoredSessionReplay {
+    let store: Store
+    let replayer: Replayer
+    /// Highest `sessions.id` before this run: rows above it are this run's.
+    let firstNewID: Int64
+    /// Resolved configurations (nil: unknown, or possibly redefined by this run), by name.
+    private var chosen: [String: Replayer.Chosen?] = [:]
+    private var redefined: Set<String> = []
+
+    init(store: Store, options: IngestOptions) throws {
+        self.store = store
+        let catalog = try ConfigurationCatalog(store: store)
+        replayer = Replayer(store: store, catalog: catalog,
+                            options: ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name))
+        firstNewID = (try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0) + 1
+    }
+
+    /// Replays stored session `id` and writes its result; false when it is left to
+    /// `replayMissing` (unknown or redefined configuration, or a session that cannot be replayed).
+    func replay(id: Int64, _ s: AssembledSession) throws -> Bool {
+        let name = s.meta.config ?? replayer.options.defaultConfig
+        let c: Replayer.Chosen?
+        if let known = chosen[name] { c = known } else {
+            c = redefined.contains(name) ? nil : replayer.catalog.resolve(name).map(Replayer.Chosen.init)
+            chosen[name] = c
+        }
+        guard let c else { return false }
+        // `variant` plays no part in a replay; the stored attributes are `s.meta` as bound.
+        guard let row = try? replayer.result(id: id, samples: s.samples, attributes: s.meta, under: c.configuration,
+                                             version: c.version, counterfactual: false) else { return false }
+        try store.insertResult(row)
+        return true
+    }
+
+    /// A `{"type":"config"}` record named `name` was read: after the ingest it may change what
+    /// `name` resolves to, so this run's sessions of that configuration are left to
+    /// `replayMissing` (their results written so far are removed in the same transaction).
+    /// - Returns: the number of results removed.
+    func mayBeRedefined(_ name: String) throws -> Int {
+        guard !redefined.contains(name) else { return 0 }
+        redefined.insert(name)
+        var removed = 0
+        if let c = chosen[name] ?? nil {
+            let delete = try store.db.prepare("""
+                DELETE FROM results WHERE config_version = ?1 AND session_id IN
+                    (SELECT id FROM sessions WHERE id >= ?2 AND coalesce(config, ?3) = ?4)
+                """)
+            delete.bind(1, c.version); delete.bind(2, firstNewID)
+            delete.bind(3, replayer.options.defaultConfig); delete.bind(4, name)
+            try delete.run()
+            removed = store.db.changes
+        }
+        chosen[name] = .some(nil)
+        return removed
     }
 }

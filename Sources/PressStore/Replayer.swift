@@ -62,11 +62,18 @@ public final class Replayer {
     /// caller once (it hashes the canonical JSON: far more work than replaying one session).
     func result(of session: StoredSession, under configuration: PressConfiguration, version: String,
                 counterfactual: Bool) throws -> ResultRow {
-        let a = session.attributes
-        let r = try Replay.session(session.samples, frame: a.frame, container: a.container ?? options.defaultContainer,
+        try result(id: session.id, samples: session.samples, attributes: session.attributes,
+                   under: configuration, version: version, counterfactual: counterfactual)
+    }
+
+    /// The result row of session `id` from its samples and attributes as stored (ingest replays
+    /// the sessions it stores from memory, without reading them back).
+    func result(id: Int64, samples: [TouchSample], attributes a: SessionAttributes,
+                under configuration: PressConfiguration, version: String, counterfactual: Bool) throws -> ResultRow {
+        let r = try Replay.session(samples, frame: a.frame, container: a.container ?? options.defaultContainer,
                                    scrollAxis: a.scrollAxis ?? .vertical, configuration: configuration,
                                    display: options.display)
-        return ResultRow(sessionID: session.id, config: configuration.name, configVersion: version,
+        return ResultRow(sessionID: id, config: configuration.name, configVersion: version,
                          counterfactual: counterfactual, outcome: r.outcome.rawValue,
                          cancelReason: r.cancelReason?.rawValue, actionFired: r.actionFired,
                          feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
@@ -94,10 +101,26 @@ public final class Replayer {
                 continue
             }
             let chosen = Chosen(configuration)
+            // Usually nothing is missing (ingest replays what it stores): found through the
+            // config index and the results key, without reading any session.
+            guard try anyMissing(name, version: chosen.version) else { continue }
             filter.withoutResultForConfigVersion = chosen.version
             try run(filter, &summary, each) { _ in (chosen, false) }
         }
         return summary
+    }
+
+    /// True when some session of configuration `name` (sessions naming none count as the
+    /// default's) has no result for `version`.
+    private func anyMissing(_ name: String, version: String) throws -> Bool {
+        let missing = "NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = sessions.id AND r.config_version = ?2)"
+        let named = try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config = ?1 AND \(missing))")
+        named.bind(1, name); named.bind(2, version)
+        if try named.scalarInt() == 1 { return true }
+        guard name == options.defaultConfig else { return false }
+        let unnamed = try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config IS NULL AND \(missing))")
+        unnamed.bind(2, version)
+        return try unnamed.scalarInt() == 1
     }
 
     /// Replays the sessions `filter` selects: under `configuration` when given (a counterfactual

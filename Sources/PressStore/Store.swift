@@ -127,6 +127,20 @@ public final class Store {
     /// Opens (creating and migrating) the database at `path` for writing.
     public static func open(path: String) throws -> Store { Store(database: try Schema.open(path: path)) }
 
+    /// Statements of the per-session paths (ingest, replay), held directly: `cached` hashes its
+    /// SQL text on every call, which showed in profiles at one call per session.
+    private var insertSessionStatement: Statement?
+    private var insertResultStatement: Statement?
+
+    /// The statement in `slot`, prepared from `sql` on first use, reset and ready to bind.
+    @inline(__always)
+    func hot(_ slot: inout Statement?, _ sql: @autoclosure () -> String) throws -> Statement {
+        if let s = slot { s.reset(); return s }
+        let s = try db.prepare(sql())
+        slot = s
+        return s
+    }
+
     /// A cached prepared statement for `sql`, reset and ready to bind.
     func cached(_ sql: String) throws -> Statement {
         if let s = statements[sql] { s.reset(); return s }
@@ -238,7 +252,7 @@ public final class Store {
     /// - Precondition: the session has at least one sample and ends with `ended` or `cancelled`.
     public func insertSession(_ s: AssembledSession) throws -> InsertOutcome {
         let blob = SampleCodec.encode(s.samples)
-        let st = try cached("""
+        let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
                                  source_id, first_line, last_source_id, last_line, \(Store.attributeColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)
@@ -390,31 +404,35 @@ public final class Store {
     /// A row whose (session_id, config_version) is already stored is deleted and inserted again:
     /// what `INSERT OR REPLACE` does. It is done in two plain statements because SQLite runs an
     /// `OR REPLACE` insert into a table with a foreign key under a statement journal (a
-    /// savepoint per row, copying each touched page): about half the time of a whole replay.
+    /// savepoint per row, copying each page it touches).
     public func insertResults(_ rows: [ResultRow]) throws {
-        let insert = try cached("""
+        if db.isInTransaction {
+            for r in rows { try insertResult(r) }
+        } else {
+            try db.transaction { for r in rows { try insertResult(r) } }
+        }
+    }
+
+    /// Inserts (or replaces) one result row in the open transaction (or on its own): what
+    /// `insertResults` does per row.
+    public func insertResult(_ r: ResultRow) throws {
+        let s = try hot(&insertResultStatement, """
             INSERT INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason,
                 action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             ON CONFLICT(session_id, config_version) DO NOTHING
             """)
-        let body = {
-            for r in rows {
-                let s = insert
-                s.bind(1, r.sessionID); s.bind(2, r.config); s.bind(3, r.configVersion); s.bind(4, r.counterfactual)
-                s.bind(5, r.outcome); s.bind(6, r.cancelReason); s.bind(7, r.actionFired)
-                s.bind(8, r.feedbackLatencyMs); s.bind(9, r.actionLatencyMs); s.bind(10, r.durationMs)
-                s.bind(11, r.maxTravelPt); s.bind(12, r.pressDepth); s.bind(13, r.releaseJumpPt)
-                try s.run()
-                if self.db.changes == 0 {
-                    let delete = try self.cached("DELETE FROM results WHERE session_id = ? AND config_version = ?")
-                    delete.bind(1, r.sessionID); delete.bind(2, r.configVersion)
-                    try delete.run()
-                    try s.run()
-                }
-            }
+        s.bind(1, r.sessionID); s.bind(2, r.config); s.bind(3, r.configVersion); s.bind(4, r.counterfactual)
+        s.bind(5, r.outcome); s.bind(6, r.cancelReason); s.bind(7, r.actionFired)
+        s.bind(8, r.feedbackLatencyMs); s.bind(9, r.actionLatencyMs); s.bind(10, r.durationMs)
+        s.bind(11, r.maxTravelPt); s.bind(12, r.pressDepth); s.bind(13, r.releaseJumpPt)
+        try s.run()
+        if db.changes == 0 {
+            let delete = try cached("DELETE FROM results WHERE session_id = ? AND config_version = ?")
+            delete.bind(1, r.sessionID); delete.bind(2, r.configVersion)
+            try delete.run()
+            try s.run()
         }
-        if db.isInTransaction { try body() } else { try db.transaction(body) }
     }
 }
 
