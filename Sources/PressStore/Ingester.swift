@@ -218,12 +218,14 @@ public final class Ingester {
     // MARK: Records
 
     private func add(_ r: TouchRecord, origin: Origin, raw: () -> String) throws {
-        var event = assembler.add(session: r.session, sample: r.sample, meta: r.attributes, at: origin)
+        var event = assembler.add(session: r.session, sample: r.sample, meta: r.hasAttributes ? r.attributes : nil,
+                                  empty: SessionAttributes(), at: origin)
         if case .rejected(.notOpen) = event {
             if pendingIDs.contains(r.session), !resumed.contains(r.session), let p = try store.pending(session: r.session) {
                 assembler.resume(p)
                 resumed.insert(r.session)
-                event = assembler.add(session: r.session, sample: r.sample, meta: r.attributes, at: origin)
+                event = assembler.add(session: r.session, sample: r.sample, meta: r.hasAttributes ? r.attributes : nil,
+                                      empty: SessionAttributes(), at: origin)
             } else if try store.storedSamples(session: r.session) != nil {
                 return try reject(Reject(source: r.source, reason: "sample after the end of session \"\(r.session)\" "
                     + "(it already ended with \"ended\" or \"cancelled\")", raw: raw()))
