@@ -14,10 +14,10 @@ public struct CSVReader: RecordSource {
     private var header: [Column]?
     private var requiredMissing: [String] = []
     private var cells: [Cell] = []
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
     /// The last row returned: a line in `input`'s buffer, or `scratch` when nil and `lastWasScratch`.
-    private var lastLine: UnsafeBufferPointer<UInt8>?
-    private var lastWasScratch = false
+    var lastLine: UnsafeBufferPointer<UInt8>?
+    var lastWasScratch = false
     /// Session ids read recently (several sessions are in flight at once), so a row of one of
     /// them reuses its `String` instead of building one.
     private var sessionCache = SessionIDCache()

@@ -11,7 +11,7 @@ public struct NDJSONReader: RecordSource {
     public let input: ByteInput
     private var fields: [JSONField] = []
     /// The last line returned; points into `input`'s buffer, valid until the next `next()`.
-    private var lastLine: UnsafeBufferPointer<UInt8>?
+    var lastLine: UnsafeBufferPointer<UInt8>?
     /// Recent session ids, so a record of a session in flight reuses its `String`.
     private var sessionCache = SessionIDCache()
 

@@ -23,6 +23,10 @@ public struct IngestOptions: Sendable {
     /// `{"type":"config"}` record of this run may redefine, are left to `replayMissing`, as are
     /// sessions that cannot be replayed. Off by default; `pressdb ingest` turns it on.
     public var replayStoredSessions = false
+    /// Parse on a second thread while this one stores (for sources that are `RawLineSource`s:
+    /// NDJSON and CSV). The same items are handled in the same order; only the timing of
+    /// batch commits (every `batchSeconds`) can differ.
+    public var readAhead = true
     public init() {}
 }
 
@@ -127,6 +131,7 @@ public final class Ingester {
     /// Commits (or rolls back) the open transaction and enforces CHECK constraints again.
     private func end(committing: Bool) {
         finished = true
+        replay?.stop()
         if !committing { store.db.rollback() }
         try? Ingester.enforceValueChecks(store.db, true)
     }
@@ -138,6 +143,12 @@ public final class Ingester {
     @inlinable
     public func ingest<S: RecordSource>(_ source: inout S, input: ByteInput,
                                         progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
+        if options.readAhead, let ahead = source as? any RawLineSource {
+            // Opens the existential: the reader's own type runs on the reader thread.
+            var s = ahead
+            defer { source = s as! S }
+            return try ingestReadingAhead(&s, input: input, progress: progress)
+        }
         // Inlinable so the loop is specialised for the reader type (no boxing of each item).
         do {
             let sourceID = try startSource(input)
@@ -151,6 +162,37 @@ public final class Ingester {
                     try commitIfDue()
                 }
             }
+            try endSource(input, sourceID: sourceID)
+            progress?(summary.bytes, summary.records)
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// `ingest` with the source parsing on its own thread (`IngestOptions.readAhead`): the same
+    /// items are handled in the same order, on this thread, so everything stored is the same.
+    @usableFromInline func ingestReadingAhead<R: RawLineSource>(_ source: inout R, input: ByteInput,
+                                                                progress: ((_ bytes: Int, _ records: Int) -> Void)?) throws {
+        do {
+            let sourceID = try startSource(input)
+            let ahead = ReadAhead(source, input: input)
+            do {
+                while true {
+                    let chunk = ahead.next()
+                    for i in chunk.items.indices {
+                        try handle(chunk.items[i], sourceID: sourceID, raw: { chunk.rawText(i) })
+                    }
+                    progress?(bytesBeforeCurrent + chunk.bytesRead, summary.records)
+                    if let error = chunk.error { throw error }
+                    if chunk.isLast { break }
+                    try commitIfDue()
+                }
+            } catch {
+                source = ahead.finish()
+                throw error
+            }
+            source = ahead.finish()
             try endSource(input, sourceID: sourceID)
             progress?(summary.bytes, summary.records)
         } catch {
@@ -179,7 +221,10 @@ public final class Ingester {
         case .config(let c):
             state.configRecords += 1
             try store.insertConfigRecord(c)
-            if let replay { state.sessionsReplayed -= try replay.mayBeRedefined(c.name) }
+            if let replay {
+                state.sessionsReplayed += try replay.write(all: true)
+                state.sessionsReplayed -= try replay.mayBeRedefined(c.name)
+            }
         case .control:
             break // layout records store nothing; `pressdb ingest` routes them (ControlRecordCollector)
         case .reject(let r):
@@ -206,6 +251,7 @@ public final class Ingester {
     public func finish() throws -> IngestSummary {
         do {
             for open in assembler.drain() { try keepOpen(open) }
+            try writeReplayed(all: true)
             try store.db.commit()
             end(committing: true)
         } catch {
@@ -258,7 +304,7 @@ public final class Ingester {
             state.sessionsNew += 1
             state.appendNewSessionID(id)
             sessionsInBatch += 1
-            if let replay, try replay.replay(id: id, s) { state.sessionsReplayed += 1 }
+            replay?.replay(id: id, s)
             if fromPending {
                 try store.deletePending(session: s.id)
                 pendingIDs.remove(s.id)
@@ -333,10 +379,17 @@ public final class Ingester {
 
     // MARK: Batches
 
+    /// Writes the results the replay worker has finished (`all`: waits for every queued one).
+    @usableFromInline func writeReplayed(all: Bool) throws {
+        if let replay { state.sessionsReplayed += try replay.write(all: all) }
+    }
+
     @usableFromInline func commitIfDue() throws {
+        try writeReplayed(all: false)
         guard !options.strict else { return }
         let elapsed = ContinuousClock.now - batchStart
         if sessionsInBatch >= options.batchSessions || elapsed > .milliseconds(Int64(options.batchSeconds * 1000)) {
+            try writeReplayed(all: true)
             try store.db.commit()
             try store.db.begin()
             sessionsInBatch = 0
@@ -346,10 +399,12 @@ public final class Ingester {
 }
 
 /// Replays sessions as ingest stores them (`IngestOptions.replayStoredSessions`): the samples
-/// and attributes are in memory, so nothing is read back, and each result is written in the
-/// transaction that stores its session (a session is never committed without its result). The
-/// rows are exactly `Replayer.replayMissing`'s: same configuration (the catalog as the run
-/// starts), same version, same replay of the same values.
+/// and attributes are in memory, so nothing is read back. The replays run on a worker thread
+/// (`ReplayWorker`, pure work) while ingest goes on; their rows are written on the ingesting
+/// thread, always before the transaction that stores their sessions commits (a session is never
+/// committed without its result). The rows are exactly `Replayer.replayMissing`'s: same
+/// configuration (the catalog as the run starts), same version, same replay of the same values,
+/// written in the same order.
 final class StoredSessionReplay {
     let store: Store
     let replayer: Replayer
@@ -358,6 +413,11 @@ final class StoredSessionReplay {
     /// Resolved configurations (nil: unknown, or possibly redefined by this run), by name.
     private var chosen: [String: Replayer.Chosen?] = [:]
     private var redefined: Set<String> = []
+    private let worker: ReplayWorker
+    private var batch: [ReplayJob] = []
+    private var stopped = false
+    /// Jobs handed to the worker per batch (the hand-over costs a lock and a wake-up).
+    static let batchSize = 256
 
     init(store: Store, options: IngestOptions) throws {
         self.store = store
@@ -365,11 +425,17 @@ final class StoredSessionReplay {
         replayer = Replayer(store: store, catalog: catalog,
                             options: ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name))
         firstNewID = (try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0) + 1
+        worker = ReplayWorker(display: replayer.options.display)
+        batch.reserveCapacity(Self.batchSize)
     }
 
-    /// Replays stored session `id` and writes its result; false when it is left to
-    /// `replayMissing` (unknown or redefined configuration, or a session that cannot be replayed).
-    func replay(id: Int64, _ s: AssembledSession) throws -> Bool {
+    deinit { stop() }
+
+    /// Queues stored session `id` for replay; false when it is left to `replayMissing`
+    /// (unknown or redefined configuration). A session that cannot be replayed is left to it too
+    /// when its row comes back empty.
+    @discardableResult
+    func replay(id: Int64, _ s: AssembledSession) -> Bool {
         let name = s.meta.config ?? replayer.options.defaultConfig
         let c: Replayer.Chosen?
         if let known = chosen[name] { c = known } else {
@@ -377,16 +443,45 @@ final class StoredSessionReplay {
             chosen[name] = c
         }
         guard let c else { return false }
-        // `variant` plays no part in a replay; the stored attributes are `s.meta` as bound.
-        guard let row = try? replayer.result(id: id, samples: s.samples, attributes: s.meta, under: c.configuration,
-                                             version: c.version, counterfactual: false) else { return false }
-        try store.insertResult(row)
+        // The stored attributes are `s.meta` as bound; `variant` plays no part in a replay.
+        batch.append(ReplayJob(id: id, samples: s.samples, frame: s.meta.frame,
+                               container: s.meta.container ?? replayer.options.defaultContainer,
+                               scrollAxis: s.meta.scrollAxis ?? .vertical, configuration: c.configuration,
+                               version: c.version))
+        if batch.count >= Self.batchSize {
+            worker.submit(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
         return true
+    }
+
+    /// Writes the rows the worker has finished (`all`: every queued session's, waiting for
+    /// them: call before committing). Returns the number of rows written.
+    func write(all: Bool) throws -> Int {
+        if all {
+            worker.submit(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+        var written = 0
+        for row in worker.take(all: all) {
+            guard let row else { continue }
+            try store.insertResult(row)
+            written += 1
+        }
+        return written
+    }
+
+    /// Ends the worker thread (queued replays are dropped with the transaction).
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        worker.stop()
     }
 
     /// A `{"type":"config"}` record named `name` was read: after the ingest it may change what
     /// `name` resolves to, so this run's sessions of that configuration are left to
     /// `replayMissing` (their results written so far are removed in the same transaction).
+    /// Call after `write(all: true)`.
     /// - Returns: the number of results removed.
     func mayBeRedefined(_ name: String) throws -> Int {
         guard !redefined.contains(name) else { return 0 }
