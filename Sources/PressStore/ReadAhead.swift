@@ -105,10 +105,33 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     }
 }
 
-/// A closure handed to another thread. The work it captures is only ever touched by that thread
-/// until it signals that it has finished (the callers' contract above).
+/// A closure run on a thread of its own. The work it captures is only ever touched by that
+/// thread until it signals that it has finished (the callers' contract above).
+///
+/// A POSIX thread rather than a Dispatch queue: both workers block in `pthread_cond_wait`, and a
+/// global Dispatch queue runs at most one work item per core at once, so on a one-core machine
+/// the second worker would never start while the first waits for the ingesting thread, which
+/// waits for the second.
 struct ThreadWork: @unchecked Sendable {
     let run: () -> Void
+
+    /// Starts `run` on a new detached thread.
+    func start() {
+        let context = Unmanaged.passRetained(Box(self)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.work.run()
+            return nil
+        }, context)
+        precondition(rc == 0, "pthread_create failed (\(rc))")
+        pthread_detach(thread)
+    }
+
+    private final class Box {
+        let work: ThreadWork
+        init(_ work: ThreadWork) { self.work = work }
+    }
 }
 
 /// Runs `source.next()` on a thread of its own, handing items over in chunks.
@@ -133,8 +156,7 @@ final class ReadAhead<Source: RawLineSource>: @unchecked Sendable {
     init(_ source: Source, input: ByteInput) {
         self.source = source
         self.input = input
-        let work = ThreadWork { self.read() }
-        DispatchQueue.global(qos: .userInitiated).async { work.run() }
+        ThreadWork { self.read() }.start()
     }
 
     private func read() {
@@ -210,8 +232,7 @@ final class ReplayWorker: @unchecked Sendable {
         self.display = display
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(changed, nil)
-        let work = ThreadWork { self.work() }
-        DispatchQueue.global(qos: .userInitiated).async { work.run() }
+        ThreadWork { self.work() }.start()
     }
 
     deinit {
