@@ -13,6 +13,7 @@ struct Benchmark {
 var allBenchmarks: [Benchmark] {
     []
     + springBenchmarks
+    + readerBenchmarks
 }
 
 private func now() -> Double {

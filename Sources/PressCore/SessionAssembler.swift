@@ -90,9 +90,19 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
     @inlinable public mutating func add(session id: String, sample: TouchSample, meta: Meta, at location: Location)
         -> AssemblyEvent<Meta, Location>
     {
+        add(session: id, sample: sample, meta: .some(meta), empty: meta, at: location)
+    }
+
+    /// Adds one sample of session `id` whose record may carry no attributes (`meta` nil: nothing
+    /// to merge, and a session it begins starts with `empty`). Most records carry none, so this
+    /// saves building and merging an empty value per record.
+    @inlinable public mutating func add(session id: String, sample: TouchSample, meta: Meta?,
+                                        empty: @autoclosure () -> Meta, at location: Location)
+        -> AssemblyEvent<Meta, Location>
+    {
         guard let index = storage.index(forKey: id) else {
             guard sample.phase == .began else { return .rejected(.notOpen(sample.phase)) }
-            storage[id] = OpenSession(id: id, samples: [sample], meta: meta, first: location, last: location)
+            storage[id] = OpenSession(id: id, samples: [sample], meta: meta ?? empty(), first: location, last: location)
             return .accepted
         }
         // Mutate in place through the dictionary's storage (no copy of the samples).
@@ -102,7 +112,7 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
             if sample.phase == .began { problem = .secondBegan; return }
             let previous = s.samples[s.samples.count - 1].t
             if sample.t < previous { problem = .timeGoesBackwards(t: sample.t, previous: previous); return }
-            if let conflict = s.meta.merge(meta) { problem = .attributeConflict(conflict); return }
+            if let meta, let conflict = s.meta.merge(meta) { problem = .attributeConflict(conflict); return }
             s.samples.append(sample)
             s.last = location
             done = sample.phase.isTerminal

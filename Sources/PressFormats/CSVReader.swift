@@ -1,5 +1,8 @@
 // CSV touch logs (RFC 4180): a header row naming the columns, then one touch record per row.
 import PressCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads CSV with a header row. Columns use the NDJSON field names (`session`, `t`, `phase`,
 /// `x`, `y`, `config`, …), the frame as `frame_x`, `frame_y`, `frame_w`, `frame_h`; other
@@ -11,11 +14,13 @@ public struct CSVReader: RecordSource {
     private var header: [Column]?
     private var requiredMissing: [String] = []
     private var cells: [Cell] = []
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
     /// The last row returned: a line in `input`'s buffer, or `scratch` when nil and `lastWasScratch`.
-    private var lastLine: UnsafeBufferPointer<UInt8>?
-    private var lastWasScratch = false
-    private var lastSession: (bytes: [UInt8], text: String) = ([], "")
+    var lastLine: UnsafeBufferPointer<UInt8>?
+    var lastWasScratch = false
+    /// Session ids read recently (several sessions are in flight at once), so a row of one of
+    /// them reuses its `String` instead of building one.
+    private var sessionCache = SessionIDCache()
 
     /// What a column holds.
     enum Column: Equatable {
@@ -168,44 +173,81 @@ public struct CSVReader: RecordSource {
         guard cells.count == header.count else {
             return reject("row has \(cells.count) field\(cells.count == 1 ? "" : "s"), the header has \(header.count)")
         }
-        var values = TouchFieldValues()
-        var frame: [Double?] = [nil, nil, nil, nil]
-        for (c, column) in zip(cells, header) where c.end > c.start {
-            switch column {
-            case .extra(let name):
-                values.extras.append((name, JSONText.string(Self.text(b, c))))
-            case .frame(let k):
-                switch number("frame_" + ["x", "y", "w", "h"][k], b, c) {
+        // The sample's fields are read into locals; the attributes' only when a row has some
+        // (most rows have none), so a plain sample row builds no attribute values at all.
+        var session: String?, t: Double?, phase: TouchPhase?, x: Double?, y: Double?
+        var values: TouchFieldValues?
+        var frame: (x: Double?, y: Double?, w: Double?, h: Double?)
+        var framesGiven = 0
+        for k in 0..<cells.count {
+            let c = cells[k]
+            if c.end <= c.start { continue }
+            switch header[k] {
+            case .field(.t), .field(.x), .field(.y):
+                let f: TouchField = header[k] == .field(.t) ? .t : header[k] == .field(.x) ? .x : .y
+                switch number(f.name, b, c) {
                 case .failure(let p): return reject(p.reason)
-                case .success(let d): frame[k] = d
+                case .success(let d):
+                    if f == .t { t = d } else if f == .x { x = d } else { y = d }
+                }
+            case .field(.session):
+                session = c.quoted ? Self.text(b, c) : sessionCache.string(UnsafeBufferPointer(rebasing: b[c.start..<c.end]))
+            case .field(.phase):
+                if !c.quoted, let p = Self.phase(UnsafeBufferPointer(rebasing: b[c.start..<c.end])) { phase = p; continue }
+                switch FieldCheck.phase(Self.text(b, c)) {
+                case .failure(let p): return reject(p.reason)
+                case .success(let p): phase = p
+                }
+            case .extra(let name):
+                if values == nil { values = TouchFieldValues() }
+                values!.extras.append((name, JSONText.string(Self.text(b, c))))
+            case .frame(let k):
+                switch number(Self.frameColumns[k], b, c) {
+                case .failure(let p): return reject(p.reason)
+                case .success(let d):
+                    framesGiven += 1
+                    switch k {
+                    case 0: frame.x = d
+                    case 1: frame.y = d
+                    case 2: frame.w = d
+                    default: frame.h = d
+                    }
                 }
             case .field(let f):
-                if let problem = set(f, b, c, &values) { return reject(problem) }
+                if values == nil { values = TouchFieldValues() }
+                if let problem = set(f, b, c, &values!) { return reject(problem) }
             }
         }
-        let given = frame.compactMap { $0 }
-        if given.count == 4 {
-            switch FieldCheck.frame(given) {
+        if framesGiven == 4, let x = frame.x, let y = frame.y, let w = frame.w, let h = frame.h {
+            switch FieldCheck.frame([x, y, w, h]) {
             case .failure(let p): return reject(p.reason)
-            case .success(let r): values.attributes.frame = r
+            case .success(let r):
+                if values == nil { values = TouchFieldValues() }
+                values!.attributes.frame = r
             }
-        } else if !given.isEmpty {
+        } else if framesGiven != 0 {
             return reject("the frame needs all of frame_x, frame_y, frame_w, frame_h, or none")
         }
         // Built here rather than through `TouchFieldValues.record` to save copies of the record.
-        guard let session = values.session else { return reject("missing field \"session\"") }
-        guard let t = values.t else { return reject("missing field \"t\"") }
-        guard let phase = values.phase else { return reject("missing field \"phase\"") }
-        guard let x = values.x else { return reject("missing field \"x\"") }
-        guard let y = values.y else { return reject("missing field \"y\"") }
+        guard let session else { return reject("missing field \"session\"") }
+        guard let t else { return reject("missing field \"t\"") }
+        guard let phase else { return reject("missing field \"phase\"") }
+        guard let x else { return reject("missing field \"x\"") }
+        guard let y else { return reject("missing field \"y\"") }
+        let sample = TouchSample(t: t, x: x, y: y, phase: phase)
+        guard var values else { return .touch(TouchRecord(session: session, sample: sample, source: source)) }
         if !values.extras.isEmpty { values.attributes.extra = JSONText.object(values.extras) }
-        return .touch(TouchRecord(session: session, sample: TouchSample(t: t, x: x, y: y, phase: phase),
-                                  attributes: values.attributes, source: source))
+        return .touch(TouchRecord(session: session, sample: sample, attributes: values.attributes, source: source))
     }
+
+    static let frameColumns = ["frame_x", "frame_y", "frame_w", "frame_h"]
 
     func number(_ name: String, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell) -> Result<Double, FieldProblem> {
         let slice = UnsafeBufferPointer(rebasing: b[c.start..<c.end])
-        if let d = DecimalParser.parse(slice) { return FieldCheck.finite(name, d, text: Self.text(b, c)) }
+        if let d = DecimalParser.parse(slice) {
+            // The text is only needed for the message about a number out of range.
+            return d.isFinite ? .success(d) : FieldCheck.finite(name, d, text: Self.text(b, c))
+        }
         let s = Self.text(b, c)
         switch s.lowercased() {
         case "nan", "-nan", "+nan": return .failure(FieldProblem("\"\(name)\" is NaN, not a finite number"))
@@ -224,11 +266,8 @@ public struct CSVReader: RecordSource {
                 if f == .t { values.t = d } else if f == .x { values.x = d } else { values.y = d }
             }
         case .session:
-            let slice = UnsafeBufferPointer(rebasing: b[c.start..<c.end])
-            if !c.quoted, slice.elementsEqual(lastSession.bytes) { values.session = lastSession.text; return nil }
-            let s = Self.text(b, c)
-            if !c.quoted { lastSession = (Array(slice), s) }
-            values.session = s
+            if c.quoted { values.session = Self.text(b, c); return nil }
+            values.session = sessionCache.string(UnsafeBufferPointer(rebasing: b[c.start..<c.end]))
         case .phase:
             if let p = Self.phase(UnsafeBufferPointer(rebasing: b[c.start..<c.end])), !c.quoted { values.phase = p; return nil }
             switch FieldCheck.phase(Self.text(b, c)) {
@@ -275,6 +314,32 @@ public struct CSVReader: RecordSource {
         case 10: return eq("stationary") ? .stationary : nil
         default: return nil
         }
+    }
+}
+
+/// The last few session ids read, as bytes and as the `String` made of them. Sessions of a log
+/// interleave (several fingers down at once), so most rows name one of the last few.
+struct SessionIDCache {
+    /// How many ids are kept: more than the sessions usually in flight at once.
+    static let capacity = 8
+    private var bytes: [[UInt8]] = Array(repeating: [], count: capacity)
+    private var strings: [String] = Array(repeating: "", count: capacity)
+    private var next = 0
+
+    /// The id spelled by `b` (valid UTF-8, checked by the caller), from the cache when it is there.
+    mutating func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        for k in 0..<Self.capacity where bytes[k].count == b.count {
+            let same = bytes[k].withUnsafeBufferPointer { cached in
+                b.count == 0 || memcmp(cached.baseAddress!, b.baseAddress!, b.count) == 0
+            }
+            if same { return strings[k] }
+        }
+        let s = String(decoding: b, as: UTF8.self)
+        bytes[next].removeAll(keepingCapacity: true)
+        bytes[next].append(contentsOf: b)
+        strings[next] = s
+        next = (next + 1) % Self.capacity
+        return s
     }
 }
 

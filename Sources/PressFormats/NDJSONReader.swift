@@ -11,7 +11,9 @@ public struct NDJSONReader: RecordSource {
     public let input: ByteInput
     private var fields: [JSONField] = []
     /// The last line returned; points into `input`'s buffer, valid until the next `next()`.
-    private var lastLine: UnsafeBufferPointer<UInt8>?
+    var lastLine: UnsafeBufferPointer<UInt8>?
+    /// Recent session ids, so a record of a session in flight reuses its `String`.
+    private var sessionCache = SessionIDCache()
 
     public init(_ input: ByteInput) {
         self.input = input
@@ -42,7 +44,10 @@ public struct NDJSONReader: RecordSource {
         var scanner = JSONScanner(line)
         do { try scanner.scanObject(into: &fields) } catch { return reject(error.description) }
 
-        var values = TouchFieldValues()
+        // The sample's fields go to locals; the attributes' values are built only for a line
+        // that has some (most lines have none).
+        var sample = SampleFields()
+        var values: TouchFieldValues?
         var seen: UInt32 = 0
         var typeToken: JSONToken?
         var extraKeys: Set<String> = []
@@ -53,12 +58,19 @@ public struct NDJSONReader: RecordSource {
                     let bit = UInt32(1) << UInt32(known.rawValue)
                     if seen & bit != 0 { return reject("duplicate field \"\(known.name)\"") }
                     seen |= bit
-                    if known == .type { typeToken = f.value; continue }
-                    if let problem = try Self.set(known, f.value, in: line, &values) { return reject(problem) }
+                    switch known {
+                    case .type: typeToken = f.value
+                    case .session, .t, .phase, .x, .y:
+                        if let problem = try sample.set(known, f.value, in: line, &sessionCache) { return reject(problem) }
+                    default:
+                        if values == nil { values = TouchFieldValues() }
+                        if let problem = try Self.set(known, f.value, in: line, &values!) { return reject(problem) }
+                    }
                 } else {
                     let key = try JSONScanner.string(line, f.key)
                     guard extraKeys.insert(key).inserted else { return reject("duplicate field \(JSONText.string(key))") }
-                    values.extras.append((key, Self.valueText(line, f.value)))
+                    if values == nil { values = TouchFieldValues() }
+                    values!.extras.append((key, Self.valueText(line, f.value)))
                 }
             }
         } catch { return reject(error.description) }
@@ -82,9 +94,58 @@ public struct NDJSONReader: RecordSource {
                 return reject("unknown record type \(JSONText.string(type)) (known: touch, config, control)")
             }
         }
-        switch values.record(at: source) {
-        case .success(let r): return .touch(r)
-        case .failure(let r): return reject(r.reason)
+        guard let session = sample.session else { return reject("missing field \"session\"") }
+        guard let t = sample.t else { return reject("missing field \"t\"") }
+        guard let phase = sample.phase else { return reject("missing field \"phase\"") }
+        guard let x = sample.x else { return reject("missing field \"x\"") }
+        guard let y = sample.y else { return reject("missing field \"y\"") }
+        let touch = TouchSample(t: t, x: x, y: y, phase: phase)
+        guard var values else { return .touch(TouchRecord(session: session, sample: touch, source: source)) }
+        if !values.extras.isEmpty { values.attributes.extra = JSONText.object(values.extras) }
+        return .touch(TouchRecord(session: session, sample: touch, attributes: values.attributes, source: source))
+    }
+
+    /// The sample's own fields of one line, as `set` would store them, with the same reasons.
+    struct SampleFields {
+        var session: String?
+        var t: Double?
+        var phase: TouchPhase?
+        var x: Double?
+        var y: Double?
+
+        /// Reads `session`, `t`, `phase`, `x` or `y`; returns the reason when it is invalid.
+        mutating func set(_ field: TouchField, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
+                          _ cache: inout SessionIDCache) throws(JSONSyntaxError) -> String? {
+            switch field {
+            case .t, .x, .y:
+                guard v.kind == .number || v.kind == .nonFinite else {
+                    return "\"\(field.name)\" must be a number, not \(NDJSONReader.kindName(v.kind))"
+                }
+                var d = v.number
+                if !d.isFinite {
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: b[v.start..<v.end]), as: UTF8.self)
+                    switch FieldCheck.finite(field.name, d, text: text) {
+                    case .failure(let r): return r.reason
+                    case .success(let value): d = value
+                    }
+                }
+                if field == .t { t = d } else if field == .x { x = d } else { y = d }
+            case .session:
+                guard v.kind == .string else { return "\"session\" must be a string, not \(NDJSONReader.kindName(v.kind))" }
+                if v.start == v.end { return FieldProblem("\"session\" is empty: a session id is required").reason }
+                session = v.hasEscapes ? try JSONScanner.string(b, v) : cache.string(UnsafeBufferPointer(rebasing: b[v.start..<v.end]))
+                if session!.isEmpty { session = nil; return "\"session\" is empty: a session id is required" }
+            case .phase:
+                guard v.kind == .string else { return "\"phase\" must be a string, not \(NDJSONReader.kindName(v.kind))" }
+                if !v.hasEscapes, let p = CSVReader.phase(UnsafeBufferPointer(rebasing: b[v.start..<v.end])) { phase = p; return nil }
+                switch FieldCheck.phase(try JSONScanner.string(b, v)) {
+                case .failure(let r): return r.reason
+                case .success(let p): phase = p
+                }
+            default:
+                return nil
+            }
+            return nil
         }
     }
 

@@ -60,11 +60,25 @@ public final class Replayer {
     ///   measured (e.g. a zero-sized frame).
     public func result(of session: StoredSession, under configuration: PressConfiguration,
                        counterfactual: Bool) throws -> ResultRow {
-        let a = session.attributes
-        let r = try Replay.session(session.samples, frame: a.frame, container: a.container ?? options.defaultContainer,
+        try result(of: session, under: configuration, version: configuration.version, counterfactual: counterfactual)
+    }
+
+    /// `result(of:under:counterfactual:)` with the configuration's `version` computed by the
+    /// caller once (it hashes the canonical JSON: far more work than replaying one session).
+    func result(of session: StoredSession, under configuration: PressConfiguration, version: String,
+                counterfactual: Bool) throws -> ResultRow {
+        try result(id: session.id, samples: session.samples, attributes: session.attributes,
+                   under: configuration, version: version, counterfactual: counterfactual)
+    }
+
+    /// The result row of session `id` from its samples and attributes as stored (ingest replays
+    /// the sessions it stores from memory, without reading them back).
+    func result(id: Int64, samples: [TouchSample], attributes a: SessionAttributes,
+                under configuration: PressConfiguration, version: String, counterfactual: Bool) throws -> ResultRow {
+        let r = try Replay.session(samples, frame: a.frame, container: a.container ?? options.defaultContainer,
                                    scrollAxis: a.scrollAxis ?? .vertical, configuration: configuration,
                                    display: options.display)
-        return ResultRow(sessionID: session.id, config: configuration.name, configVersion: configuration.version,
+        return ResultRow(sessionID: id, config: configuration.name, configVersion: version,
                          counterfactual: counterfactual, outcome: r.outcome.rawValue,
                          cancelReason: r.cancelReason?.rawValue, actionFired: r.actionFired,
                          feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
@@ -91,10 +105,27 @@ public final class Replayer {
                 summary.unknownConfigs[name, default: 0] += Int(try n.scalarInt() ?? 0)
                 continue
             }
-            filter.withoutResultForConfigVersion = configuration.version
-            try run(filter, &summary, each) { _ in (configuration, false) }
+            let chosen = Chosen(configuration)
+            // Usually nothing is missing (ingest replays what it stores): found through the
+            // config index and the results key, without reading any session.
+            guard try anyMissing(name, version: chosen.version) else { continue }
+            filter.withoutResultForConfigVersion = chosen.version
+            try run(filter, &summary, each) { _ in (chosen, false) }
         }
         return summary
+    }
+
+    /// True when some session of configuration `name` (sessions naming none count as the
+    /// default's) has no result for `version`.
+    private func anyMissing(_ name: String, version: String) throws -> Bool {
+        let missing = "NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = sessions.id AND r.config_version = ?2)"
+        let named = try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config = ?1 AND \(missing))")
+        named.bind(1, name); named.bind(2, version)
+        if try named.scalarInt() == 1 { return true }
+        guard name == options.defaultConfig else { return false }
+        let unnamed = try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config IS NULL AND \(missing))")
+        unnamed.bind(2, version)
+        return try unnamed.scalarInt() == 1
     }
 
     /// Replays the sessions `filter` selects: under `configuration` when given (a counterfactual
@@ -107,20 +138,36 @@ public final class Replayer {
         var summary = ReplaySummary()
         var f = filter
         f.defaultConfig = options.defaultConfig
+        let target = configuration.map(Chosen.init)
+        // Each name resolved (and its version hashed) once, not once per session.
+        var resolved: [String: Chosen?] = [:]
+        func own(_ name: String) -> Chosen? {
+            if let c = resolved[name] { return c }
+            let c = catalog.resolve(name).map(Chosen.init)
+            resolved[name] = c
+            return c
+        }
         try run(f, &summary, each) { session in
-            let own = self.configurationName(of: session)
-            if let configuration {
-                let ownVersion = self.catalog.resolve(own)?.version
-                return (configuration, ownVersion != configuration.version)
-            }
-            return self.catalog.resolve(own).map { ($0, false) }
+            let ownConfiguration = own(self.configurationName(of: session))
+            if let target { return (target, ownConfiguration?.version != target.version) }
+            return ownConfiguration.map { ($0, false) }
         }
         return summary
     }
 
+    /// A configuration with its version computed once.
+    struct Chosen {
+        let configuration: PressConfiguration
+        let version: String
+        init(_ configuration: PressConfiguration) {
+            self.configuration = configuration
+            version = configuration.version
+        }
+    }
+
     private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary,
                      _ each: ((StoredSession, ResultRow) -> Void)?,
-                     choose: (StoredSession) -> (PressConfiguration, Bool)?) throws {
+                     choose: (StoredSession) -> (Chosen, Bool)?) throws {
         // Sessions are read a page at a time and the cursor is closed before the page's results
         // are written: a read kept open across a write would pin an old snapshot, and in WAL
         // mode upgrading it to write fails at once (SQLITE_BUSY_SNAPSHOT, no busy wait) as soon
@@ -137,12 +184,13 @@ public final class Replayer {
             guard let last = sessions.last else { break }
             page.afterID = last.id
             for session in sessions {
-                guard let (configuration, counterfactual) = choose(session) else {
+                guard let (chosen, counterfactual) = choose(session) else {
                     summary.unknownConfigs[configurationName(of: session), default: 0] += 1
                     continue
                 }
                 do {
-                    let row = try result(of: session, under: configuration, counterfactual: counterfactual)
+                    let row = try result(of: session, under: chosen.configuration, version: chosen.version,
+                                         counterfactual: counterfactual)
                     batch.append(row)
                     each?(session, row)
                 } catch {

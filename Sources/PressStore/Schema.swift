@@ -1,5 +1,6 @@
 // Opening a pressdb database: the embedded migrations, applied in order, each in its own
 // transaction, the version recorded in `PRAGMA user_version`.
+import CSQLite
 
 /// A schema migration: its number (1, 2, …, from the file name `NNNN_name.sql`), name and SQL.
 public struct Migration: Sendable, Hashable {
@@ -67,11 +68,29 @@ public enum Schema {
             throw SchemaError.newerDatabase(path: path, version: version, known: all.count)
         }
         // WAL lets a reader run while a writer commits. It persists in the file.
-        _ = try db.prepare("PRAGMA journal_mode = WAL").scalarText()
+        try enableWAL(db)
         // WAL is safe against corruption at NORMAL; a power loss may lose the last commits only.
         try db.execute("PRAGMA synchronous = NORMAL")
         try migrate(db, migrations: all)
         return db
+    }
+
+    /// Turns on WAL mode unless the file already uses it. Switching the journal mode needs an
+    /// exclusive lock and SQLite does not call the busy handler for it, so two processes creating
+    /// the same new database at once would see SQLITE_BUSY at once: retry, polling every
+    /// millisecond, for up to the busy timeout.
+    static func enableWAL(_ db: Database) throws {
+        var waited: Int32 = 0
+        while true {
+            do {
+                if try db.prepare("PRAGMA journal_mode").scalarText()?.lowercased() == "wal" { return }
+                _ = try db.prepare("PRAGMA journal_mode = WAL").scalarText()
+                return
+            } catch let e as DatabaseError where e.primaryCode == SQLITE_BUSY && waited < Database.busyTimeoutMilliseconds {
+                sqlite3_sleep(Database.busyPollMilliseconds)
+                waited += Database.busyPollMilliseconds
+            }
+        }
     }
 
     /// Opens `path` read-only (`SQLITE_OPEN_READONLY` and `PRAGMA query_only`). The database

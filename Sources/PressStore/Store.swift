@@ -3,6 +3,9 @@
 // replay). Prepared statements are made once per connection and reused.
 import PressCore
 import PressFormats
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a record came from: the `sources` row of its input and its 1-based line.
 public struct Origin: Hashable, Sendable {
@@ -90,10 +93,55 @@ public final class Store {
     public let db: Database
     private var statements: [String: Statement] = [:]
 
-    public init(database: Database) { db = database }
+    public init(database: Database) {
+        db = database
+        _ = Store.allocatorTuned
+    }
+
+    /// glibc's malloc gives memory back to the system (`brk`) whenever the free space at the top
+    /// of the heap exceeds its trim threshold (128 KiB by default, adjusted as it goes). SQLite
+    /// opens a small temporary B-tree for each `CHECK (x IN (…))` constraint of every row it
+    /// inserts (`sessions.end_phase`, `sessions.scroll_axis`, `results.outcome`, …) and frees it
+    /// at the end of the statement; when those blocks sit at the top of the heap, every row costs
+    /// a pair of `brk` calls and fresh zeroed pages. Measured on `pressdb replay --as` of 100,000
+    /// sessions: 200,000 `brk` calls, 3.5 s of 5.3 s in the kernel; the time varied 1.3–5.9 s with
+    /// nothing but the environment's size (the heap's layout) changing. A fixed 64 MiB threshold
+    /// keeps the freed blocks for reuse; peak memory is unchanged (only freed memory is kept).
+    /// Process-wide, set once, by the first `Store`.
+    /// (`mallopt` is looked up with `dlsym` because Swift's Glibc module does not import
+    /// `<malloc.h>`; elsewhere, or when it is missing, nothing is changed.)
+    static let allocatorTuned: Bool = {
+        #if canImport(Glibc)
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(nil, "mallopt") else { return false }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        return mallopt(Store.mallocTrimThresholdParameter, Store.trimThresholdBytes) == 1
+        #else
+        return false
+        #endif
+    }()
+
+    /// glibc's `M_TRIM_THRESHOLD` parameter number (`<malloc.h>`: `#define M_TRIM_THRESHOLD -1`).
+    static let mallocTrimThresholdParameter: Int32 = -1
+    /// The trim threshold `allocatorTuned` sets: 64 MiB.
+    static let trimThresholdBytes: Int32 = 64 << 20
 
     /// Opens (creating and migrating) the database at `path` for writing.
     public static func open(path: String) throws -> Store { Store(database: try Schema.open(path: path)) }
+
+    /// Statements of the per-session paths (ingest, replay), held directly: `cached` hashes its
+    /// SQL text on every call, which showed in profiles at one call per session.
+    private var insertSessionStatement: Statement?
+    private var insertResultStatement: Statement?
+
+    /// The statement in `slot`, prepared from `sql` on first use, reset and ready to bind.
+    @inline(__always)
+    func hot(_ slot: inout Statement?, _ sql: @autoclosure () -> String) throws -> Statement {
+        if let s = slot { s.reset(); return s }
+        let s = try db.prepare(sql())
+        slot = s
+        return s
+    }
 
     /// A cached prepared statement for `sql`, reset and ready to bind.
     func cached(_ sql: String) throws -> Statement {
@@ -206,7 +254,7 @@ public final class Store {
     /// - Precondition: the session has at least one sample and ends with `ended` or `cancelled`.
     public func insertSession(_ s: AssembledSession) throws -> InsertOutcome {
         let blob = SampleCodec.encode(s.samples)
-        let st = try cached("""
+        let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
                                  source_id, first_line, last_source_id, last_line, \(Store.attributeColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)
@@ -358,22 +406,39 @@ public final class Store {
     /// Inserts (or replaces, for a re-replay) result rows, in one transaction per call unless a
     /// transaction is already open, with one prepared statement reused. Call with batches of
     /// a few thousand rows.
+    ///
+    /// A row whose (session_id, config_version) is already stored is deleted and inserted again:
+    /// what `INSERT OR REPLACE` does. It is done in two plain statements because SQLite runs an
+    /// `OR REPLACE` insert into a table with a foreign key under a statement journal (a
+    /// savepoint per row, copying each page it touches).
     public func insertResults(_ rows: [ResultRow]) throws {
-        let s = try cached("""
-            INSERT OR REPLACE INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason,
+        if db.isInTransaction {
+            for r in rows { try insertResult(r) }
+        } else {
+            try db.transaction { for r in rows { try insertResult(r) } }
+        }
+    }
+
+    /// Inserts (or replaces) one result row in the open transaction (or on its own): what
+    /// `insertResults` does per row.
+    public func insertResult(_ r: ResultRow) throws {
+        let s = try hot(&insertResultStatement, """
+            INSERT INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason,
                 action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+            ON CONFLICT(session_id, config_version) DO NOTHING
             """)
-        let body = {
-            for r in rows {
-                s.bind(1, r.sessionID); s.bind(2, r.config); s.bind(3, r.configVersion); s.bind(4, r.counterfactual)
-                s.bind(5, r.outcome); s.bind(6, r.cancelReason); s.bind(7, r.actionFired)
-                s.bind(8, r.feedbackLatencyMs); s.bind(9, r.actionLatencyMs); s.bind(10, r.durationMs)
-                s.bind(11, r.maxTravelPt); s.bind(12, r.pressDepth); s.bind(13, r.releaseJumpPt)
-                try s.run()
-            }
+        s.bind(1, r.sessionID); s.bind(2, r.config); s.bind(3, r.configVersion); s.bind(4, r.counterfactual)
+        s.bind(5, r.outcome); s.bind(6, r.cancelReason); s.bind(7, r.actionFired)
+        s.bind(8, r.feedbackLatencyMs); s.bind(9, r.actionLatencyMs); s.bind(10, r.durationMs)
+        s.bind(11, r.maxTravelPt); s.bind(12, r.pressDepth); s.bind(13, r.releaseJumpPt)
+        try s.run()
+        if db.changes == 0 {
+            let delete = try cached("DELETE FROM results WHERE session_id = ? AND config_version = ?")
+            delete.bind(1, r.sessionID); delete.bind(2, r.configVersion)
+            try delete.run()
+            try s.run()
         }
-        if db.isInTransaction { try body() } else { try db.transaction(body) }
     }
 }
 

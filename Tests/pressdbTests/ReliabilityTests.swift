@@ -176,7 +176,9 @@ private let crashIterations = ProcessInfo.processInfo.environment["PRESSDB_CRASH
     /// ones the database gained — or, before the handler is installed, the default action.
     @Test func interruptedCleanlyAndCompletedByTheSameCommand() throws {
         let dir = try Binary.temporaryDirectory()
-        let (log, truth) = try generatedLog(dir, sessions: 2000, seed: 12, name: "a.ndjson")
+        // Large enough that an ingest is still running 300 ms in (ingest reads ahead on a second
+        // thread and replays on a third, so 2,000 sessions can finish sooner than that).
+        let (log, truth) = try generatedLog(dir, sessions: 12_000, seed: 12, name: "a.ndjson")
         let db = dir.appendingPathComponent("p.sqlite")
         var delays = Delays(state: 0x5EED_0002)
         var cleanStops = 0

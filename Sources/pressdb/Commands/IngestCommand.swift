@@ -89,6 +89,7 @@ enum IngestCommand: PressCommand {
         options.strict = args.flag("strict")
         options.defaultConfig = args.string("config")
         options.rejectMessagesKept = rejectMessagesShown
+        options.replayStoredSessions = true
         if let name = args.string("container") {
             guard let c = Container(named: name) else {
                 throw CLIError.usage("pressdb ingest: --container must be one of none, scroll, table, scroll-immediate, not '\(name)'")
@@ -174,7 +175,7 @@ enum IngestCommand: PressCommand {
         // Configurations from `{"type":"config"}` records, then replay of every session that has
         // no result under its own configuration yet (this run's, and any an interrupted run left).
         let configRejects: [Reject]
-        let replayed: ReplaySummary
+        var replayed: ReplaySummary
         do {
             let catalog = try ConfigurationCatalog(store: store)
             configRejects = try catalog.importConfigRecords()
@@ -182,6 +183,7 @@ enum IngestCommand: PressCommand {
             replayOptions.shouldStop = Interrupt.requested
             let replayer = Replayer(store: store, catalog: catalog, options: replayOptions)
             replayed = try replayer.replayMissing()
+            replayed.replayed += summary.sessionsReplayed
         } catch {
             throw CLIError.failure("pressdb ingest: the sessions are stored, but replaying them failed: "
                 + "\(DatabaseProblem.describe(error, path: dbPath)); run 'pressdb replay' to retry")

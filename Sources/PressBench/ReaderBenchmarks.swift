@@ -1,0 +1,65 @@
+// Benchmarks of the log readers: one record read from a generated log held in memory (bytes to
+// `RecordItem`, no database), and session assembly of the records read.
+import PressCore
+import PressFormats
+import PressStore
+
+/// The bytes of a generated log of `sessions` sessions (seed 1), header included for CSV.
+private func generatedLog(_ format: TouchLogFormat, sessions: Int) -> (bytes: [UInt8], records: Int) {
+    var c = SyntheticLogConfiguration()
+    c.sessions = sessions
+    let log = try! SyntheticLog(c)
+    var writer = TouchLogWriter(format: format, capacity: 1 << 24)
+    writer.writeHeader()
+    var records = 0
+    log.forEachRecord { session, index in
+        writer.append(session, sample: index)
+        records += 1
+    }
+    return (writer.buffer, records)
+}
+
+/// Reads `n` records from `log`, starting over at its end; returns a sum of what was read.
+private func read<R: RecordSource>(_ n: Int, _ log: [UInt8], _ make: (ByteInput) -> R) -> Double {
+    var sum = 0.0
+    var left = n
+    while left > 0 {
+        var r = make(ByteInput(bytes: log, name: "bench"))
+        while left > 0, let item = try! r.next() {
+            if case .touch(let t) = item { sum += t.sample.x }
+            left -= 1
+        }
+    }
+    return sum
+}
+
+/// Reads `n` records and assembles them into sessions, as ingest does before storing.
+private func assemble<R: RecordSource>(_ n: Int, _ log: [UInt8], _ make: (ByteInput) -> R) -> Double {
+    var sum = 0.0
+    var left = n
+    while left > 0 {
+        var r = make(ByteInput(bytes: log, name: "bench"))
+        var a = SessionAssembler<SessionAttributes, Origin>()
+        while left > 0, let item = try! r.next() {
+            if case .touch(let t) = item,
+               case .completed(let s) = a.add(session: t.session, sample: t.sample, meta: t.attributes,
+                                             at: Origin(sourceID: 1, line: t.source.line)) {
+                sum += Double(s.samples.count)
+            }
+            left -= 1
+        }
+    }
+    return sum
+}
+
+private let csvLog = generatedLog(.csv, sessions: 5_000).bytes
+private let ndjsonLog = generatedLog(.ndjson, sessions: 5_000).bytes
+
+/// The readers' benchmarks (generated logs of 5,000 sessions, about 52,000 records).
+var readerBenchmarks: [Benchmark] { [
+    Benchmark(name: "csv-read", what: "CSVReader.next(), one generated record") { n in read(n, csvLog, CSVReader.init) },
+    Benchmark(name: "ndjson-read", what: "NDJSONReader.next(), one generated record") { n in read(n, ndjsonLog, NDJSONReader.init) },
+    Benchmark(name: "csv-assemble", what: "CSVReader.next() and SessionAssembler.add, one record") { n in
+        assemble(n, csvLog, CSVReader.init)
+    },
+] }

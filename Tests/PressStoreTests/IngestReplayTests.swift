@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import PressCore
+import PressFormats
+@testable import PressStore
+
+/// Ingest's replay of the sessions it stores (`IngestOptions.replayStoredSessions`) against
+/// `Replayer.replayMissing`, and the value lists it relies on.
+@Suite struct IngestReplayTests {
+    /// Two taps and a drag-out, one naming no configuration, one `expand-delayed-click`.
+    static let log = """
+        {"session":"a","t":1.0,"phase":"began","x":10,"y":10,"config":"spring-press","frame":[0,0,44,44]}
+        {"session":"a","t":1.1,"phase":"ended","x":10,"y":10}
+        {"session":"b","t":2.0,"phase":"began","x":20,"y":20,"frame":[0,0,44,44],"container":"scroll","scroll_axis":"vertical"}
+        {"session":"b","t":2.05,"phase":"moved","x":20,"y":60}
+        {"session":"b","t":2.1,"phase":"ended","x":20,"y":90}
+        {"session":"c","t":3.0,"phase":"began","x":5,"y":5,"config":"expand-delayed-click","frame":[0,0,44,44]}
+        {"session":"c","t":3.2,"phase":"moved","x":200,"y":5}
+        {"session":"c","t":3.3,"phase":"ended","x":200,"y":5}
+        """
+
+    static func results(_ store: Store) throws -> [[SQLValue]] {
+        try store.db.prepare("SELECT * FROM results ORDER BY session_id, config_version").all()
+    }
+
+    @Test func writesTheRowsReplayMissingWrites() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        let summary = try ingestNDJSON(store, Self.log, options: options)
+        #expect(summary.sessionsNew == 3 && summary.sessionsReplayed == 3)
+        let inBatch = try Self.results(store)
+        #expect(inBatch.count == 3)
+
+        try store.db.execute("DELETE FROM results")
+        let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+        #expect(try replayer.replayMissing().replayed == 3)
+        #expect(try Self.results(store) == inBatch)
+        // Nothing is missing any more: the index check finds nothing and replays nothing.
+        #expect(try replayer.replayMissing().replayed == 0)
+    }
+
+    @Test func leavesSessionsOfARedefinedConfigurationToReplayMissing() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        // A record trying to redefine spring-press after session a (and before b, which names
+        // none and so also runs under spring-press): both are left to replayMissing.
+        let lines = Self.log.split(separator: "\n").map(String.init)
+        let redefine = #"{"type":"config","name":"spring-press","base":"spring-press","pressed_scale":0.9}"#
+        let text = (lines[0..<2] + [redefine] + lines[2...]).joined(separator: "\n")
+        let summary = try ingestNDJSON(store, text, options: options)
+        #expect(summary.sessionsNew == 3 && summary.configRecords == 1)
+        #expect(summary.sessionsReplayed == 1)   // c only
+        #expect(try store.db.prepare("SELECT count(*) FROM results").scalarInt() == 1)
+
+        // A preset cannot be redefined: the record becomes a reject naming its line, and the
+        // deferred sessions are replayed under the preset itself.
+        let catalog = try ConfigurationCatalog(store: store)
+        let rejects = try catalog.importConfigRecords()
+        #expect(rejects.count == 1 && rejects.first?.source.line == 3)
+        #expect(rejects.first?.reason.contains("built-in preset") == true)
+        let replayer = Replayer(store: store, catalog: catalog)
+        #expect(try replayer.replayMissing().replayed == 2)
+        let version = try #require(catalog.resolve("spring-press")).version
+        #expect(version == PressConfiguration.springPress.version)
+        let versions = try store.db.prepare(
+            "SELECT config_version FROM results WHERE config = 'spring-press' ORDER BY session_id").all()
+        #expect(versions == [[.text(version)], [.text(version)]])
+    }
+
+    @Test func checkConstraintsAreEnforcedAgainAfterTheRun() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        try ingestNDJSON(store, Self.log, options: options)
+        #expect(try store.db.prepare("PRAGMA ignore_check_constraints").scalarInt() == 0)
+        let id = try #require(try store.db.prepare("SELECT min(id) FROM sessions").scalarInt())
+        #expect(throws: DatabaseError.self) {
+            try store.insertResults([ResultRow(sessionID: id, config: "x", configVersion: "v1", counterfactual: false,
+                                               outcome: "tapped", cancelReason: nil, actionFired: false, feedbackLatencyMs: nil,
+                                               actionLatencyMs: nil, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)])
+        }
+    }
+
+    /// Ingest skips CHECK constraints while a run is open because every value it writes to a
+    /// checked column comes from one of these enums: their cases must be exactly the schema's
+    /// lists (read from the schema text, not from the code).
+    @Test func enumsSpellExactlyTheSchemasCheckedValues() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        func list(_ table: String, _ column: String) throws -> Set<String> {
+            let sql = try #require(try store.db.prepare("SELECT sql FROM sqlite_master WHERE name = '\(table)'").scalarText())
+            let range = try #require(sql.range(of: "\(column) IN ("))
+            let rest = sql[range.upperBound...]
+            let inside = rest[..<rest.firstIndex(of: ")")!]
+            return Set(inside.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) })
+        }
+        #expect(try list("sessions", "end_phase") == Set(TouchPhase.allCases.filter(\.isTerminal).map(\.rawValue)))
+        #expect(try list("sessions", "scroll_axis") == Set(ScrollAxis.allCases.map(\.rawValue)))
+        #expect(try list("results", "outcome") == Set(PressOutcome.allCases.map(\.rawValue)))
+        #expect(try list("results", "cancel_reason") == Set(CancelReason.allCases.map(\.rawValue)))
+    }
+}
