@@ -86,7 +86,14 @@ import Testing
         #expect(r.status == 3)
         #expect(r.stderr.contains("-:6: malformed JSON"))
         #expect(r.stderr.contains("nothing was written"))
-        #expect(try query(db, "SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM rejects)") == "0\n")
+        // A database the aborted run created is removed again.
+        #expect(!FileManager.default.fileExists(atPath: db.path))
+        // Into an existing database: nothing is added to it.
+        #expect(try Binary.run(["ingest", "--db", db.path, "-q"], stdin: ndjson).status == 0)
+        let before = try query(db, "SELECT (SELECT count(*) FROM sessions) || '/' || (SELECT count(*) FROM rejects)")
+        let again = try Binary.run(["ingest", "--strict", "--db", db.path], stdin: "{oops}\n")
+        #expect(again.status == 3)
+        #expect(try query(db, "SELECT (SELECT count(*) FROM sessions) || '/' || (SELECT count(*) FROM rejects)") == before)
     }
 
     @Test func pendingAcrossInvocations() throws {

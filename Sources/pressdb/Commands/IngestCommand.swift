@@ -111,6 +111,7 @@ enum IngestCommand: PressCommand {
         }
 
         let dbPath = CommonOptions.databasePath(args)
+        let databaseExisted = FileManager.default.fileExists(atPath: dbPath)
         let store: Store
         do { store = try Store.open(path: dbPath) } catch {
             throw CLIError.failure("pressdb ingest: \(DatabaseProblem.describe(error, path: dbPath))")
@@ -162,6 +163,10 @@ enum IngestCommand: PressCommand {
         } catch let e as StrictRejectError {
             progress.clear()
             printError("\(e)")
+            // --strict writes nothing: a database this run created is removed again.
+            if !databaseExisted {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dbPath + suffix) }
+            }
             return ExitCode.rejects
         } catch let e as InputError {
             progress.clear()
@@ -213,10 +218,10 @@ enum IngestCommand: PressCommand {
 
     static func summaryLine(_ s: IngestSummary, controlRecords: Int = 0, seconds: Double) -> String {
         let rate = seconds > 0 ? Int((Double(s.records) / seconds).rounded()) : s.records
-        var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) records",
+        var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) record\(s.records == 1 ? "" : "s")",
                      "sessions: \(s.sessionsNew) new, \(s.duplicates) duplicate, \(s.conflicts) conflict, \(s.pending) pending"]
         if s.sessionsCompletedFromPending > 0 { parts.append("\(s.sessionsCompletedFromPending) completed from pending") }
-        if s.configRecords > 0 { parts.append("\(s.configRecords) config records") }
+        if s.configRecords > 0 { parts.append("\(s.configRecords) config record\(s.configRecords == 1 ? "" : "s")") }
         if controlRecords > 0 { parts.append("\(controlRecords) control records (layout for device recordings read after them)") }
         parts.append("\(s.rejects) rejected")
         parts.append(String(format: "%.2f s, %d records/s", seconds, rate))
