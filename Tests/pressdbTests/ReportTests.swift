@@ -144,3 +144,39 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
         #expect(r.stderr.contains("'mystery' (1 session)") && r.stderr.contains("pressdb config add"))
     }
 }
+
+@Suite struct ReplayCommandTests {
+    // Issue 4's "done when": ingest a log, then `pressdb replay --format json` gives every
+    // session's classification and latencies (exactly the documented keys, null where undefined).
+    @Test func replayAfterIngestPrintsEverySession() throws {
+        let dir = try Binary.temporaryDirectory()
+        let db = dir.appendingPathComponent("r.sqlite").path
+        let log = #"{"session":"tap","t":0,"phase":"began","x":100,"y":100,"container":"none"}"# + "\n"
+            + #"{"session":"tap","t":0.1,"phase":"ended","x":100,"y":100}"# + "\n"
+            + #"{"session":"scroll","t":0,"phase":"began","x":100,"y":100,"container":"scroll"}"# + "\n"
+            + #"{"session":"scroll","t":0.05,"phase":"moved","x":100,"y":120}"# + "\n"
+            + #"{"session":"scroll","t":0.2,"phase":"ended","x":100,"y":200}"# + "\n"
+        #expect(try Binary.run(["ingest", "--db", db, "-q"], stdin: log).status == 0)
+        let r = try Binary.run(["replay", "--db", db, "--format", "json"])
+        #expect(r.status == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 2)
+        let keys: Set<String> = ["session", "config", "variant", "outcome", "cancel_reason", "action_fired",
+                                 "feedback_latency_ms", "action_latency_ms", "duration_ms", "max_travel_pt",
+                                 "press_depth", "release_jump_pt"]
+        for row in rows { #expect(Set(row.keys) == keys) }
+        let tap = try #require(rows.first { $0["session"] as? String == "tap" })
+        // The 100 ms tap on the default 44 pt control, spring-press, no container: seen on the
+        // second frame at 60 Hz (reference §4; see ReplayTests for the arithmetic).
+        #expect(tap["outcome"] as? String == "tap")
+        #expect(abs((tap["feedback_latency_ms"] as? Double ?? 0) - 2000.0 / 60) < 1e-9)
+        // A 20 pt move within 150 ms in a scroll view: the pan begins, the control never sees
+        // the touch: scroll_abort, no feedback, no action (null, not absent).
+        let scroll = try #require(rows.first { $0["session"] as? String == "scroll" })
+        #expect(scroll["outcome"] as? String == "scroll_abort")
+        #expect(scroll["feedback_latency_ms"] is NSNull && scroll["cancel_reason"] is NSNull)
+        // --missing finds nothing left to do.
+        let missing = try Binary.run(["replay", "--db", db, "--missing", "--format", "json"])
+        #expect(missing.stdout == "[]\n" && missing.stderr.contains("every session already has its result"))
+    }
+}

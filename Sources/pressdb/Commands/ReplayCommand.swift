@@ -9,12 +9,14 @@ enum ReplayCommand: PressCommand {
         name: "replay",
         abstract: "Replay stored sessions through the press model and store their results.",
         discussion: """
-        Without --as, replays the sessions that have no result yet under their own configuration
-        (pressdb ingest already does this after storing; run it after 'pressdb config add'
-        changes a configuration, or to finish an interrupted ingest). With --session, replays
-        those sessions again. With --as CONFIG, replays the selected sessions (all without
-        --session) as if they had run under CONFIG: same fingers, other animation or thresholds.
-        Those counterfactual results are stored too and feed 'pressdb compare --paired'.
+        Replays the selected sessions (all, or those given with --session) under their own
+        configuration and stores any result that is missing (replay is deterministic: a result
+        already stored is recomputed identically). pressdb ingest already replays what it
+        stores; --missing replays only the sessions without their own result (after an
+        interrupted ingest, or after 'pressdb config add' changed a configuration). With --as
+        CONFIG, replays the selected sessions as if they had run under CONFIG: same fingers,
+        other animation or thresholds. Those counterfactual results are stored too and feed
+        'pressdb report --as' and 'pressdb compare --paired'.
 
         Prints one row per replayed session: session, config, variant, outcome, cancel_reason,
         action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt,
@@ -27,6 +29,7 @@ enum ReplayCommand: PressCommand {
             CommonOptions.db,
             .option("as", "CONFIG", help: "Replay as this configuration (a preset or one added with 'pressdb config add')."),
             .option("session", "ID", help: "Only these sessions (repeatable, or comma-separated).", repeatable: true),
+            .flag("missing", help: "Only sessions that have no result under their own configuration yet."),
             .option("config", "NAME", help: "Configuration of sessions that name none (default spring-press)."),
             .option("refresh-rate", "HZ", help: "Display refresh rate for the first visible frame (default 60)."),
             .option("density", "PX", help: "Device pixels per point (default 3)."),
@@ -93,7 +96,11 @@ enum ReplayCommand: PressCommand {
         let out = RowStream(format: quiet ? nil : format, columns: columns)
         let started = ContinuousClock.now
         let summary: ReplaySummary
-        if target == nil && sessions.isEmpty {
+        let missingOnly = args.flag("missing")
+        if missingOnly && (target != nil || !sessions.isEmpty) {
+            throw CLIError.usage("pressdb replay: --missing replays sessions without their own result; it does not go with --as or --session")
+        }
+        if missingOnly {
             summary = try replayer.replayMissing { out.add(cells($0, $1)) }
         } else {
             let filter = SessionFilter(sessions: sessions.isEmpty ? nil : sessions)
@@ -109,8 +116,8 @@ enum ReplayCommand: PressCommand {
             let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             var lines = describe(summary)
             lines[0] += String(format: " in %.2f s", secs) + (target.map { " as \($0.name) (version \($0.version))" } ?? "")
-            if summary.replayed == 0 && target == nil && sessions.isEmpty && summary.unknownConfigs.isEmpty {
-                lines[0] += "; every session already has its result (use --session ID or --as CONFIG to replay again)"
+            if summary.replayed == 0 && missingOnly && summary.unknownConfigs.isEmpty {
+                lines[0] += "; every session already has its result"
             }
             printError(lines.joined(separator: "\n"))
         }
@@ -170,7 +177,7 @@ final class RowStream {
         guard let format else { return }
         switch format {
         case .json: pending += count == 0 ? "[]\n" : "\n]\n"
-        case .table, .markdown: pending = Render.render(buffered, as: format, color: useColor())
+        case .table, .markdown: pending = count == 0 ? "" : Render.render(buffered, as: format, color: useColor())
         default: break
         }
         flush()
