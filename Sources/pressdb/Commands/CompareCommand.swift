@@ -265,7 +265,9 @@ enum CompareCommand: PressCommand {
         Rates in %, their differences in percentage points (pp); latencies in ms. The p50 difference is the
         Hodges–Lehmann shift (the median of the differences); p90 rows have no test, their verdict comes
         from a conservative interval. Verdicts: better / worse when the (adjusted) p-value is below α and
-        the interval excludes 0; lower is better for every metric but tap_rate.
+        the interval excludes 0; lower is better for every metric but tap_rate. Feedback latency covers the
+        presses that were seen; presses never seen are counted by unseen_rate instead, so read the two
+        together: an arm that stops hiding quick taps can look slower on latency while it is seen far more.
         """
 
     static func pText(_ p: Double?) -> String {
