@@ -181,25 +181,9 @@ public enum ContainerJSON {
 
 /// The JSON text pressdb writes: strings escaped per RFC 8259, objects with sorted keys.
 public enum JSONText {
-    /// A JSON string literal.
-    public static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal, escaped as PressCore's canonical JSON escapes it (`"`, `\\` and
+    /// control characters).
+    public static func string(_ s: String) -> String { CanonicalJSON.string(s).text }
 
     /// A finite number in the shortest text that reads back as the same Double (integers
     /// without a fraction).
