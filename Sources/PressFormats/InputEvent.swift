@@ -148,8 +148,13 @@ public struct AxisRange: Hashable, Sendable {
     public var min: Int
     public var max: Int
     public init(min: Int, max: Int) { self.min = min; self.max = max }
-    /// The number of distinct raw values, max − min + 1.
-    public var span: Int { max - min + 1 }
+    /// The number of distinct raw values, max − min + 1 (saturating at `Int.max` instead of
+    /// overflowing for absurd ranges; the kernel's are 32-bit).
+    public var span: Int {
+        let (d, o1) = max.subtractingReportingOverflow(min)
+        let (n, o2) = d.addingReportingOverflow(1)
+        return o1 || o2 ? Int.max : n
+    }
 }
 
 /// What one line of a device log is, once read on its own.

@@ -70,6 +70,10 @@ public struct AbsRanges: Hashable, Sendable {
                 throw DeviceLogOptionError("abs range `\(text)` is not `X0:X1,Y0:Y1` with integers")
             }
             guard lo <= hi else { throw DeviceLogOptionError("abs range `\(s)`: the minimum exceeds the maximum") }
+            // The kernel's axis ranges are 32-bit (struct input_absinfo).
+            guard lo >= Int(Int32.min), hi <= Int(Int32.max) else {
+                throw DeviceLogOptionError("abs range `\(s)`: axis values are 32-bit integers (from \(Int32.min) to \(Int32.max))")
+            }
             return AxisRange(min: lo, max: hi)
         }
         guard axes.count == 2 else { throw DeviceLogOptionError("abs range `\(text)` is not `X0:X1,Y0:Y1`") }
@@ -87,7 +91,7 @@ public struct ScreenSize: Hashable, Sendable {
     /// - Throws: `DeviceLogOptionError` saying what is wrong.
     public init(parsing text: String) throws(DeviceLogOptionError) {
         let parts = text.split(whereSeparator: { $0 == "x" || $0 == "X" || $0 == "×" })
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
             throw DeviceLogOptionError("screen size `\(text)` is not `WxH` in pixels, e.g. 1080x2340")
         }
         self.init(width: w, height: h)

@@ -17,6 +17,9 @@ public enum SchemaError: Error, CustomStringConvertible, Sendable {
     /// The file was written by a newer pressdb (its `user_version` is above the number of
     /// migrations this build embeds). It is left untouched.
     case newerDatabase(path: String, version: Int, known: Int)
+    /// The file is an SQLite database with tables of its own but no pressdb schema (its
+    /// `user_version` is 0): it is left untouched.
+    case foreignDatabase(path: String, table: String)
     /// A read-only open found a database that needs migrating first.
     case needsUpgrade(path: String, version: Int, current: Int)
     /// A migration file is misnamed or numbered out of sequence (a build defect).
@@ -27,6 +30,9 @@ public enum SchemaError: Error, CustomStringConvertible, Sendable {
         case let .newerDatabase(path, version, known):
             return "\(path) was written by a newer pressdb (schema version \(version); this pressdb knows up to \(known)); "
                 + "it was not modified — use a newer pressdb"
+        case let .foreignDatabase(path, table):
+            return "\(path) is an SQLite database of another application (it has a table '\(table)' and no pressdb schema); "
+                + "it was not modified — give pressdb its own file with --db"
         case let .needsUpgrade(path, version, current):
             return "\(path) has schema version \(version), older than this pressdb's \(current) (or is not a pressdb database); "
                 + "run a writing command such as 'pressdb ingest' once to upgrade it"
@@ -66,6 +72,15 @@ public enum Schema {
         let version = try db.userVersion
         if version > all.count {
             throw SchemaError.newerDatabase(path: path, version: version, known: all.count)
+        }
+        // Version 0 with tables of its own is another application's database: leave it alone.
+        // One statement reads both, from one snapshot: another pressdb creating this database at
+        // the same moment commits its first migration and version 1 together.
+        if version == 0, let table = try db.prepare("""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+              AND (SELECT user_version FROM pragma_user_version) = 0 LIMIT 1
+            """).scalarText() {
+            throw SchemaError.foreignDatabase(path: path, table: table)
         }
         // WAL lets a reader run while a writer commits. It persists in the file.
         try enableWAL(db)

@@ -61,6 +61,17 @@ func runMain(_ arguments: [String]) -> Int32 {
             print(command.spec.help, terminator: "")
             return ExitCode.ok
         }
+        // SQLite reads "" and ":memory:" as temporary databases, and "file:" as a URI: data
+        // written there would vanish while the command reports success.
+        if let db = parsed.string("db"), db.isEmpty || db == ":memory:" || db.hasPrefix("file:") {
+            throw CLIError.usage("pressdb \(first): --db needs a file path, not '\(db)'")
+        }
+        var isDirectory: ObjCBool = false
+        let db = CommonOptions.databasePath(parsed)
+        if command.spec.options.contains(where: { $0.name == "db" }),
+           FileManager.default.fileExists(atPath: db, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CLIError.usage("pressdb \(first): the database \(db) is a directory; give a file path with --db (e.g. \(db)/pressdb.sqlite)")
+        }
         return try command.run(parsed)
     } catch let e as CLIError {
         printError(e.message)

@@ -175,11 +175,21 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
 }
 
-/// Writes `text` to `--out FILE` when given, else to standard output.
-func emit(_ text: String, to path: String? = nil) throws {
+/// Writes `text` to `--out FILE` when given, else to standard output. Refuses to write over
+/// the database the command reads (`protecting`), or its -wal and -shm files.
+func emit(_ text: String, to path: String? = nil, protecting database: String? = nil) throws {
     if let path, path != "-" {
+        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        if let database {
+            let db = URL(fileURLWithPath: database).standardizedFileURL.resolvingSymlinksInPath().path
+            if [db, db + "-wal", db + "-shm"].contains(target) {
+                throw CLIError.usage("pressdb: --out \(path) is the database itself; choose another file for the output")
+            }
+        }
         do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw CLIError.failure("cannot write \(path): \(error.localizedDescription)")
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
+            throw CLIError.failure("pressdb: cannot write --out \(path): \(reason) (does its folder exist and is it writable?)")
         }
     } else {
         FileHandle.standardOutput.write(Data(text.utf8))

@@ -111,7 +111,7 @@ enum CompareCommand: PressCommand {
             for line in notes { printError("compare: \(line)") }
             for w in report.warnings { printError("compare: warning: \(w.message)") }
         }
-        try emit(text, to: args.string("out"))
+        try emit(text, to: args.string("out"), protecting: CommonOptions.databasePath(args))
         return ExitCode.ok
     }
 

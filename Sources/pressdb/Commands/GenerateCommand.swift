@@ -52,10 +52,16 @@ enum GenerateCommand: PressCommand {
         ])
 
     /// Builds the configuration the options describe.
+    /// The most sessions one run generates: 100 million (about 1 G records, ~100 GB of NDJSON);
+    /// a guard against typos and overflow, far above any benchmark.
+    static let maximumSessions = 100_000_000
+
     static func configuration(_ args: ParsedArguments) throws -> (SyntheticLogConfiguration, TouchLogFormat) {
         var c = SyntheticLogConfiguration()
         if let n = try args.int("sessions") {
-            guard n >= 0 else { throw CLIError.usage("pressdb generate: --sessions must not be negative") }
+            guard n >= 0, n <= maximumSessions else {
+                throw CLIError.usage("pressdb generate: --sessions must be from 0 to \(maximumSessions), not \(n)")
+            }
             c.sessions = n
         }
         if let s = args.string("seed") {

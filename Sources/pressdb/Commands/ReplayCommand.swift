@@ -129,7 +129,7 @@ enum ReplayCommand: PressCommand {
 func openStore(_ args: ParsedArguments, command: String) throws -> Store {
     let path = CommonOptions.databasePath(args)
     do { return try Store.open(path: path) } catch {
-        throw CLIError.failure("pressdb \(command): cannot open \(path): \(error)")
+        throw CLIError.failure("pressdb \(command): \(DatabaseProblem.describe(error, path: path))")
     }
 }
 

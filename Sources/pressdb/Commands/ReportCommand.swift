@@ -166,14 +166,14 @@ enum ReportCommand: PressCommand {
         let defs = try definitions(args.string("reports"))
         let html = try args.choice("format", tabularFormats.map(\.rawValue) + ["html"]) == "html"
         if html && args.flag("list") {
-            try emit(ReportPage.list(defs, generatedAt: Date()).render(), to: args.string("out"))
+            try emit(ReportPage.list(defs, generatedAt: Date()).render(), to: args.string("out"), protecting: CommonOptions.databasePath(args))
             return ExitCode.ok
         }
         if args.flag("list") {
             let t = ResultTable(columns: [Column("report"), Column("source"), Column("description")],
                                 rows: defs.map { [.text($0.name), .text($0.isUserDefined ? "user" : "built-in"), .text($0.summary)] })
             try emit(Render.render(t, as: try CommonOptions.outputFormat(args, tabularFormats), color: useColor()),
-                     to: args.string("out"))
+                     to: args.string("out"), protecting: CommonOptions.databasePath(args))
             return ExitCode.ok
         }
         let name = args.positionals.first ?? "summary"
@@ -196,7 +196,7 @@ enum ReportCommand: PressCommand {
         do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {
             throw CLIError.usage("pressdb report: \(e)")
         } catch {
-            throw CLIError.failure("pressdb report: \(error)")
+            throw CLIError.failure("pressdb report: \(DatabaseProblem.describe(error, path: path))")
         }
         // Reports over report_input need replayed sessions; others (rejects) read tables directly.
         if def.sql.contains("report_input") {
@@ -221,13 +221,13 @@ enum ReportCommand: PressCommand {
             } catch {
                 throw CLIError.failure("pressdb report: cannot build the HTML page: \(error)")
             }
-            try emit(page.render(), to: args.string("out"))
+            try emit(page.render(), to: args.string("out"), protecting: CommonOptions.databasePath(args))
             return ExitCode.ok
         }
         var table = table(result, groupName: filter.by)
         if format == .table { table = foldIntervals(table) }
         try emit(Render.render(table, as: format, color: format == .table && args.string("out") == nil && useColor()),
-                 to: args.string("out"))
+                 to: args.string("out"), protecting: CommonOptions.databasePath(args))
         return ExitCode.ok
     }
 }
