@@ -301,14 +301,22 @@ public final class Ingester {
     /// instead: nothing is written.
     /// - Throws: `DatabaseError` (the last batch rolled back; earlier batches stay committed).
     public func commitInterrupted() throws -> IngestSummary {
-        finished = true
         if options.strict {
-            store.db.rollback()
+            end(committing: false)
             state.sessionsNew = 0
             state.newSessionIDs = []
             return state
         }
-        do { try store.db.commit() } catch { store.db.rollback(); throw error }
+        // Like `finish`, minus the open sessions: every stored session's replay result is
+        // written before the commit, so none is committed without it.
+        do {
+            try writeReplayed(all: true)
+            try store.db.commit()
+            end(committing: true)
+        } catch {
+            end(committing: false)
+            throw error
+        }
         return state
     }
 

@@ -103,6 +103,7 @@ private final class Flag: @unchecked Sendable {
         let text = taps(3000)
         var options = IngestOptions()
         options.readAhead = readAhead
+        options.replayStoredSessions = true
         options.shouldStop = { true }
         let ingester = try Ingester(store: store, options: options)
         let input = ByteInput(text: text, name: "e.ndjson")
@@ -115,6 +116,9 @@ private final class Flag: @unchecked Sendable {
         }
         #expect(kept.sessionsNew > 0 && kept.sessionsNew < 3000)
         #expect(try store.sessionCount() == kept.sessionsNew)
+        // Found by review: the results queued for replay were not written before the commit.
+        // Every committed session has its result.
+        #expect(try store.db.prepare("SELECT count(*) FROM results").scalarInt() == Int64(kept.sessionsNew))
         #expect(try store.pendingIDs().isEmpty)
         let again = try ingestNDJSON(store, text)
         #expect(again.sessionsNew == 3000 - kept.sessionsNew)
