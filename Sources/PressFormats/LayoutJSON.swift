@@ -26,6 +26,8 @@ public enum LayoutJSON {
     /// `{"type":"control",…}` record per line (blank lines skipped). `file` names it in errors.
     /// - Throws: `LayoutError` at the first bad control, with `file:line` for NDJSON.
     public static func parse(_ data: Data, file: String) throws(LayoutError) -> Layout {
+        // A leading UTF-8 byte-order mark (some editors write one) is not part of the JSON.
+        let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         let text = String(decoding: data, as: UTF8.self)
         let trimmed = text.deviceLogTrimmed()
         // A whole-file object with a "controls" key; otherwise line by line.

@@ -175,7 +175,7 @@ public final class ByteInput {
                 start = lineEnd + 1
                 if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 lineNumber += 1
-                return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
+                return withoutByteOrderMark(lineStart, lineEnd)
             }
             let scanned = end - start
             if try !fill() {
@@ -185,20 +185,32 @@ public final class ByteInput {
                 start = end
                 if buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 lineNumber += 1
-                return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
+                return withoutByteOrderMark(lineStart, lineEnd)
             }
             scanFrom = start + scanned
         }
     }
+    /// The bytes [from, to) of the buffer as the current line; on line 1, without a leading
+    /// UTF-8 byte-order mark (EF BB BF), which some editors write at the start of a file.
+    private func withoutByteOrderMark(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        var from = from
+        if lineNumber == 1, to - from >= 3, buffer[from] == 0xEF, buffer[from + 1] == 0xBB, buffer[from + 2] == 0xBF {
+            from += 3
+        }
+        return UnsafeBufferPointer(start: buffer + from, count: to - from)
+    }
+
 
     /// The first byte that is not blank (space, tab, CR, LF, or a UTF-8 byte-order mark), without
     /// consuming anything; nil for an empty input. Used to detect the format.
     public func peekFirstNonBlankByte() throws -> UInt8? {
+        while end - start < 3, try fill() {}
         var k = start
+        if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF { k += 3 }
         while true {
             while k < end {
                 let b = buffer[k]
-                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0xEF || b == 0xBB || b == 0xBF { k += 1; continue }
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { k += 1; continue }
                 return b
             }
             let offset = k - start
@@ -266,7 +278,13 @@ public enum InputFormat: String, CaseIterable, Sendable {
     public static func detect(_ input: ByteInput) throws -> InputFormat {
         guard let first = try input.peekFirstNonBlankByte() else { return .ndjson } // empty: nothing to read
         if first == UInt8(ascii: "{") { return .ndjson }
-        let header = try input.peekFirstLine()
+        // The CSV header is the first non-blank line (a leading byte-order mark and blank lines
+        // before it are allowed, as the CSV reader allows them).
+        var prefix = try input.peekPrefix(limit: 65_536)
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix.removeFirst(3) }
+        let header = prefix.split(separator: 0x0A, omittingEmptySubsequences: true)
+            .first { line in line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } }
+            .map { Array($0.last == 0x0D ? $0.dropLast() : $0) } ?? []
         let names = CSVReader.splitHeader(header)
         if names.contains("session") && names.contains("t") { return .csv }
         if let device = DeviceLogFormat.detect(prefix: try input.peekPrefix(limit: devicePrefixBytes, wholeLines: true)) {

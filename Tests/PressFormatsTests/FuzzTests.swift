@@ -317,3 +317,35 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
         }
     }
 }
+
+/// Found by review: a UTF-8 byte-order mark at the start of a file, or a blank first line before
+/// a CSV header, made valid input unreadable.
+@Suite struct ByteOrderMarkTests {
+    static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    @Test func ndjsonAndCSVAfterAByteOrderMarkOrBlankLines() throws {
+        let ndjson = Self.bom + Array(#"{"session":"a","t":0,"phase":"began","x":1,"y":1}"#.utf8) + [0x0A]
+            + Array(#"{"session":"a","t":0.1,"phase":"ended","x":1,"y":1}"#.utf8) + [0x0A]
+        let csv = Array("session,t,phase,x,y\na,0,began,1,1\na,0.1,ended,1,1\n".utf8)
+        for (bytes, format) in [(ndjson, InputFormat.ndjson), (Self.bom + csv, .csv), (Array("\n\n".utf8) + csv, .csv)] {
+            let input = ByteInput(bytes: bytes, name: "t")
+            #expect(try InputFormat.detect(input) == format)
+            var reader = try format.reader(input)
+            var touches = 0
+            while let item = try reader.next() {
+                switch item {
+                case .touch: touches += 1
+                case .reject(let r): Issue.record("unexpected reject \(r)")
+                default: break
+                }
+            }
+            #expect(touches == 2)
+        }
+    }
+
+    @Test func layoutAfterAByteOrderMark() throws {
+        let text = #"{"controls":[{"id":"ok","frame":[0,0,10,10]}]}"#
+        let layout = try LayoutJSON.parse(Data(Self.bom + Array(text.utf8)), file: "l.json")
+        #expect(layout.controls.count == 1)
+    }
+}
