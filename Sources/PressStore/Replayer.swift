@@ -16,6 +16,10 @@ public struct ReplayOptions: Sendable {
     /// Asked after each batch is written: true ends the replay there (`ReplaySummary.stopped`);
     /// the sessions left have no result yet, and `replayMissing` finds them next time. For Ctrl-C.
     public var shouldStop: (@Sendable () -> Bool)?
+    /// Whether results are written to `results`. Off for a replay on another display than the
+    /// default (60 Hz, 3 px/pt): `results` holds one row per session and configuration version,
+    /// measured on the default display, and a report must not mix displays.
+    public var storesResults = true
     public init(display: Display = Display(), defaultConfig: String = PressConfiguration.springPress.name,
                 defaultContainer: Container = .none, batchSize: Int = 5_000) {
         self.display = display; self.defaultConfig = defaultConfig
@@ -199,7 +203,7 @@ public final class Replayer {
                 }
             }
             if !batch.isEmpty {
-                try store.insertResults(batch)
+                if options.storesResults { try store.insertResults(batch) }
                 summary.replayed += batch.count
                 batch.removeAll(keepingCapacity: true)
             }

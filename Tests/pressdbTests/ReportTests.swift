@@ -175,6 +175,15 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
         let scroll = try #require(rows.first { $0["session"] as? String == "scroll" })
         #expect(scroll["outcome"] as? String == "scroll_abort")
         #expect(scroll["feedback_latency_ms"] is NSNull && scroll["cancel_reason"] is NSNull)
+        // Another display is printed, not stored (found by review: it replaced the stored
+        // 60 Hz rows); absurd rates are refused.
+        let hz120 = try Binary.run(["replay", "--db", db, "--refresh-rate", "120", "--session", "tap", "--format", "csv"])
+        #expect(hz120.status == 0 && hz120.stderr.contains("printed, not stored"))
+        let stored = try Binary.run(["report", "sessions", "--db", db, "--format", "json"])
+        let storedTap = try #require((try JSONSerialization.jsonObject(with: Data(stored.stdout.utf8)) as? [[String: Any]])?
+            .first { $0["session"] as? String == "tap" })
+        #expect(abs((storedTap["feedback_latency_ms"] as? Double ?? 0) - 2000.0 / 60) < 1e-9)
+        #expect(try Binary.run(["replay", "--db", db, "--refresh-rate", "1e308"]).status == 2)
         // --missing finds nothing left to do.
         let missing = try Binary.run(["replay", "--db", db, "--missing", "--format", "json"])
         #expect(missing.stdout == "[]\n" && missing.stderr.contains("every session already has its result"))

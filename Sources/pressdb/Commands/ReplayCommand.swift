@@ -31,8 +31,8 @@ enum ReplayCommand: PressCommand {
             .option("session", "ID", help: "Only these sessions (repeatable, or comma-separated).", repeatable: true),
             .flag("missing", help: "Only sessions that have no result under their own configuration yet."),
             .option("config", "NAME", help: "Configuration of sessions that name none (default spring-press)."),
-            .option("refresh-rate", "HZ", help: "Display refresh rate for the first visible frame (default 60)."),
-            .option("density", "PX", help: "Device pixels per point (default 3)."),
+            .option("refresh-rate", "HZ", help: "Display refresh rate for the first visible frame (default 60;\n1 to 1000). Results on another display are printed, not stored."),
+            .option("density", "PX", help: "Device pixels per point (default 3; 0.5 to 10). Results on\nanother density are printed, not stored."),
             CommonOptions.format([.table, .csv, .json, .ndjson]),
             .flag("quiet", short: "q", help: "Print nothing: no rows, no summary (results are still stored)."),
         ])
@@ -67,16 +67,18 @@ enum ReplayCommand: PressCommand {
         let quiet = args.flag("quiet")
         var display = Display()
         if let hz = try args.double("refresh-rate") {
-            guard hz > 0 else { throw CLIError.usage("pressdb replay: --refresh-rate must be positive") }
+            guard hz >= 1, hz <= 1000 else { throw CLIError.usage("pressdb replay: --refresh-rate must be from 1 to 1000 Hz, not \(hz)") }
             display.refreshRate = hz
         }
         if let px = try args.double("density") {
-            guard px > 0 else { throw CLIError.usage("pressdb replay: --density must be positive") }
+            guard px >= 0.5, px <= 10 else { throw CLIError.usage("pressdb replay: --density must be from 0.5 to 10 px per pt, not \(px)") }
             display.density = px
         }
         let store = try openStore(args, command: "replay")
         let catalog = try ConfigurationCatalog(store: store)
         var options = ReplayOptions(display: display)
+        // Stored results are measured on the default display; another display is shown, not stored.
+        options.storesResults = display == Display()
         if let name = args.string("config") {
             guard catalog.resolve(name) != nil else { throw unknownConfiguration(name, "replay", catalog) }
             options.defaultConfig = name
@@ -116,6 +118,10 @@ enum ReplayCommand: PressCommand {
             let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             var lines = describe(summary)
             lines[0] += String(format: " in %.2f s", secs) + (target.map { " as \($0.name) (version \($0.version))" } ?? "")
+            if !options.storesResults {
+                lines[0] += String(format: "; on a %g Hz, %g px/pt display: printed, not stored (stored results use 60 Hz, 3 px/pt)",
+                                   display.refreshRate, display.density)
+            }
             if summary.replayed == 0 && missingOnly && summary.unknownConfigs.isEmpty {
                 lines[0] += "; every session already has its result"
             }
