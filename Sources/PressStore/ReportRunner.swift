@@ -164,6 +164,38 @@ public final class ReportRunner {
         (try? db.prepare("SELECT 1 FROM temp.current_configs WHERE name = ?").bound([.text(name)]).scalarInt()) != nil
     }
 
+    /// A report file holds exactly one statement: SQLite would run only the first and ignore
+    /// the rest without a word.
+    private func checkSingleStatement(_ report: ReportDefinition) throws {
+        var stmt: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        var rc = SQLITE_OK
+        let rest: String = report.sql.withCString { sql in
+            rc = sqlite3_prepare_v2(db.handle, sql, -1, &stmt, &tail)
+            sqlite3_finalize(stmt)
+            guard rc == SQLITE_OK, let tail else { return "" }
+            return String(cString: tail)
+        }
+        // A statement that does not compile is reported by `run` with SQLite's own message.
+        guard rc == SQLITE_OK else { return }
+        if stmt == nil {
+            throw ReportError.sql(report: report.name, message: "the file holds no SQL statement")
+        }
+        // What follows may only be blanks and comments.
+        var remaining = Substring(rest)
+        while true {
+            remaining = remaining.drop(while: { $0.isWhitespace || $0 == ";" })
+            if remaining.hasPrefix("--") {
+                remaining = remaining.drop(while: { $0 != "\n" })
+            } else if remaining.hasPrefix("/*"), let end = remaining.range(of: "*/") {
+                remaining = remaining[end.upperBound...]
+            } else { break }
+        }
+        if !remaining.isEmpty {
+            throw ReportError.sql(report: report.name, message: "a report file holds one SQL statement, but more follows the first: \(remaining.prefix(40).split(whereSeparator: \.isNewline).joined(separator: " "))…")
+        }
+    }
+
     /// Number of stored sessions.
     public func sessionCount() throws -> Int {
         Int(try db.prepare("SELECT count(*) FROM main.sessions").scalarInt() ?? 0)
@@ -181,6 +213,7 @@ public final class ReportRunner {
             }
         }, nil)
         defer { sqlite3_set_authorizer(db.handle, nil, nil) }
+        try checkSingleStatement(report)
         let statement: Statement
         do { statement = try db.prepare(report.sql) } catch let e as DatabaseError {
             throw ReportError.sql(report: report.name, message: e.message)

@@ -99,6 +99,14 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
         }
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("other.sqlite").path))
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        // One statement per file (SQLite would silently run only the first); an empty file is
+        // an error, not an empty report (found by review).
+        try "-- two\nSELECT 1; SELECT 2;\n".write(to: reports.appendingPathComponent("two.sql"), atomically: true, encoding: .utf8)
+        try "".write(to: reports.appendingPathComponent("empty.sql"), atomically: true, encoding: .utf8)
+        let two = try Binary.run(["report", "--db", db, "--reports", reports.path, "two"])
+        #expect(two.status == 1 && two.stderr.contains("holds one SQL statement"))
+        let empty = try Binary.run(["report", "--db", db, "--reports", reports.path, "empty"])
+        #expect(empty.status == 1 && empty.stderr.contains("holds no SQL statement"))
         let list = try Binary.run(["report", "--list", "--reports", reports.path, "--db", db])
         #expect(list.stdout.contains("summary") && list.stdout.contains("count") && list.stdout.contains("user"))
     }
