@@ -19,7 +19,7 @@ public enum ComparisonError: Error, CustomStringConvertible, Sendable {
         case .badFilter(let m):
             return m
         case let .emptyArm(name, by, available):
-            let list = available.isEmpty ? "none has a replay result yet (run 'pressdb replay')"
+            let list = available.isEmpty ? "none among the replayed sessions the filters select (check --where; sessions get results when ingested)"
                 : available.map { "\($0.name) (\($0.sessions))" }.joined(separator: ", ")
             return "no sessions for \(by) '\(name)'; \(by)s with sessions: \(list)"
         case .noSessions(let filter):
