@@ -131,6 +131,7 @@ public final class Ingester {
         foreignKeysWereOn = foreignKeysBefore != 0
         func undo() {
             store.db.rollback()
+            store.ingestedAt = nil
             try? Ingester.enforceValueChecks(store.db, true)
             try? store.db.execute("PRAGMA cache_size = \(cacheBefore)")
             if foreignKeysBefore != 0 { try? Ingester.enforceForeignKeys(store.db, true) }
@@ -141,6 +142,7 @@ public final class Ingester {
             // Outside a transaction: SQLite ignores the pragma inside one.
             try Ingester.enforceForeignKeys(store.db, false)
             try store.db.begin()
+            try store.stampIngestTime()
             pendingIDs = try store.pendingIDs()
             replay = options.replayStoredSessions ? try StoredSessionReplay(store: store, options: options) : nil
         } catch { undo(); throw error }
@@ -190,6 +192,7 @@ public final class Ingester {
     private func end(committing: Bool) {
         finished = true
         replay?.stop()
+        store.ingestedAt = nil
         try? store.db.execute("PRAGMA cache_size = \(cacheSizeBefore)")
         if !committing { store.db.rollback() }
         try? Ingester.enforceValueChecks(store.db, true)
@@ -475,6 +478,7 @@ public final class Ingester {
             try writeReplayed(all: true)
             try store.db.commitAndHandOff()
             try store.db.begin()
+            try store.stampIngestTime()
             sessionsInBatch = 0
             batchStart = ContinuousClock.now
         }

@@ -136,6 +136,28 @@ import PressFormats
         }
     }
 
+    /// `sessions.ingested_at` is set once per ingest transaction (`Store.stampIngestTime`) in the
+    /// schema default's format: SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ')` of it gives it back
+    /// unchanged, and it lies between the clock read before and after the run.
+    @Test func ingestedAtIsTheRunsTimeInTheDefaultsFormat() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+        let before = try #require(try store.db.prepare("SELECT \(now)").scalarText())
+        try ingestNDJSON(store, Self.log)
+        let after = try #require(try store.db.prepare("SELECT \(now)").scalarText())
+        let rows = try store.db.prepare("""
+            SELECT ingested_at, strftime('%Y-%m-%dT%H:%M:%fZ', ingested_at) = ingested_at, typeof(ingested_at)
+            FROM sessions
+            """).all()
+        #expect(rows.count == 3)
+        for row in rows {
+            guard case .text(let t) = row[0] else { Issue.record("not text: \(row)"); continue }
+            #expect(row[1] == .integer(1) && row[2] == .text("text"))
+            #expect(before <= t && t <= after)   // ISO 8601 in UTC with fixed widths sorts as text
+        }
+        #expect(store.ingestedAt == nil)    // back to the schema's default after the run
+    }
+
     /// Ingest skips CHECK constraints while a run is open because every value it writes to a
     /// checked column comes from one of these enums: their cases must be exactly the schema's
     /// lists (read from the schema text, not from the code).
