@@ -256,10 +256,12 @@ public final class Store {
         let blob = SampleCodec.encode(s.samples)
         let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
-                                 source_id, first_line, last_source_id, last_line, \(Store.attributeColumns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)
+                                 source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), ingested_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
+                    coalesce(?26, \(Store.nowTimestamp)))
             ON CONFLICT(session) DO NOTHING
             """)
+        st.bind(26, ingestedAt)
         st.bind(1, s.id)
         st.bind(2, s.samples[0].t)
         st.bind(3, s.samples[s.samples.count - 1].t)
@@ -278,6 +280,20 @@ public final class Store {
             throw DatabaseError(code: 0, message: "session \(s.id) neither inserted nor found")
         }
         return stored.blob == blob ? .duplicate(stored.id) : .conflict(stored.id)
+    }
+
+    /// The schema's default for `ingested_at`: the current UTC time, e.g. `2026-11-29T17:06:01.250Z`.
+    static let nowTimestamp = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+    /// `sessions.ingested_at` for the sessions `insertSession` stores; nil: the time of each
+    /// insert (the schema's default). Ingest sets it once per transaction (`stampIngestTime`):
+    /// SQLite formats the default with `strftime` for every row, 3.9 % of the ingesting
+    /// thread's instructions (callgrind, 20,000 sessions).
+    public var ingestedAt: String?
+
+    /// Sets `ingestedAt` to the current time, formatted as the schema's default formats it.
+    public func stampIngestTime() throws {
+        ingestedAt = try cached("SELECT \(Store.nowTimestamp)").scalarText()
     }
 
     /// The row id and sample BLOB of a stored session, or nil.

@@ -83,6 +83,81 @@ import PressFormats
         }
     }
 
+    /// Ingest does not look up foreign keys' parent rows while a run is open
+    /// (`Ingester.enforceForeignKeys`): every reference it writes must still hold. Runs that
+    /// store, reject, keep a session pending, resume it from another file, re-read the same
+    /// content (its `sources` row merged into the first one), and abort under `--strict`, all
+    /// leave `PRAGMA foreign_key_check` empty and foreign keys enforced on the connection.
+    @Test func foreignKeysHoldAfterRunsThatMergeResumeRejectAndAbort() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        func check(_ step: String) throws {
+            #expect(try store.db.prepare("PRAGMA foreign_keys").scalarInt() == 1, "\(step)")
+            #expect(try store.db.prepare("PRAGMA foreign_key_check").all().isEmpty, "\(step)")
+        }
+        let open = """
+            {"session":"p","t":5.0,"phase":"began","x":1,"y":1,"frame":[0,0,44,44]}
+            {"session":"p","t":5.1,"phase":"moved","x":1,"y":2}
+            {"session":"bad","t":"x","phase":"began","x":1,"y":1}
+            """
+        let first = Self.log + "\n" + open
+        var s = try ingestNDJSON(store, first, name: "one.ndjson", options: options)
+        #expect(s.sessionsNew == 3 && s.pending == 1 && s.rejects == 1)
+        try check("first run")
+        // The same bytes again: its sources row is merged into the first (references moved).
+        s = try ingestNDJSON(store, first, name: "again.ndjson", options: options)
+        #expect(s.sessionsNew == 0 && s.duplicates == 4)
+        #expect(try store.db.prepare("SELECT count(*) FROM sources").scalarInt() == 1)
+        try check("same content again")
+        // Another file ends the pending session: its first line's source is the first file's.
+        s = try ingestNDJSON(store, #"{"session":"p","t":5.2,"phase":"ended","x":1,"y":2}"#,
+                             name: "two.ndjson", options: options)
+        #expect(s.sessionsNew == 1 && s.sessionsCompletedFromPending == 1)
+        let sources = try store.db.prepare("""
+            SELECT a.name, b.name FROM sessions JOIN sources a ON a.id = source_id JOIN sources b ON b.id = last_source_id
+            WHERE session = 'p'
+            """).all()
+        #expect(sources == [[.text("one.ndjson"), .text("two.ndjson")]])
+        #expect(try store.db.prepare("SELECT count(*) FROM results").scalarInt() == 4)
+        try check("pending resumed")
+        // --strict aborts at the reject: nothing written, foreign keys on again.
+        var strict = options
+        strict.strict = true
+        #expect(throws: StrictRejectError.self) {
+            try ingestNDJSON(store, #"{"session":"q","t":"x","phase":"began","x":1,"y":1}"#, name: "three.ndjson", options: strict)
+        }
+        try check("strict abort")
+        // Enforced again: a result for a session that does not exist is refused.
+        #expect(throws: DatabaseError.self) {
+            try store.insertResults([ResultRow(sessionID: 999, config: "x", configVersion: "v1", counterfactual: false,
+                                               outcome: "tap", cancelReason: nil, actionFired: false, feedbackLatencyMs: nil,
+                                               actionLatencyMs: nil, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)])
+        }
+    }
+
+    /// `sessions.ingested_at` is set once per ingest transaction (`Store.stampIngestTime`) in the
+    /// schema default's format: SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ')` of it gives it back
+    /// unchanged, and it lies between the clock read before and after the run.
+    @Test func ingestedAtIsTheRunsTimeInTheDefaultsFormat() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+        let before = try #require(try store.db.prepare("SELECT \(now)").scalarText())
+        try ingestNDJSON(store, Self.log)
+        let after = try #require(try store.db.prepare("SELECT \(now)").scalarText())
+        let rows = try store.db.prepare("""
+            SELECT ingested_at, strftime('%Y-%m-%dT%H:%M:%fZ', ingested_at) = ingested_at, typeof(ingested_at)
+            FROM sessions
+            """).all()
+        #expect(rows.count == 3)
+        for row in rows {
+            guard case .text(let t) = row[0] else { Issue.record("not text: \(row)"); continue }
+            #expect(row[1] == .integer(1) && row[2] == .text("text"))
+            #expect(before <= t && t <= after)   // ISO 8601 in UTC with fixed widths sorts as text
+        }
+        #expect(store.ingestedAt == nil)    // back to the schema's default after the run
+    }
+
     /// Ingest skips CHECK constraints while a run is open because every value it writes to a
     /// checked column comes from one of these enums: their cases must be exactly the schema's
     /// lists (read from the schema text, not from the code).
