@@ -222,9 +222,10 @@ public final class Statement {
                 sqlite3_bind_text(handle, index, &nul, 0, pressdb_sqlite_transient)
                 return
             }
-            let length = memchr(base, 0, bytes.count).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+            // Every byte, NULs included: text() reads back by length, so "z\0a" and "z\0b" stay
+            // two different session ids (found by review: cutting at the NUL made them collide).
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                _ = sqlite3_bind_text(handle, index, $0, Int32(length), pressdb_sqlite_transient)
+                _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), pressdb_sqlite_transient)
             }
         }
     }

@@ -262,13 +262,13 @@ extension Statement {
     /// What SQLite stores for each bound string, as `hex(x)` and `typeof(x)`. The expected hex is
     /// the UTF-8 of each literal written out by hand (e.g. "é" is U+00E9, UTF-8 C3 A9); a string
     /// with a NUL byte is stored up to it, as binding it as a C string did.
-    @Test func bindsUTF8BytesUpToTheFirstNUL() throws {
+    @Test func bindsEveryUTF8ByteIncludingNUL() throws {
         let db = try Database(path: ":memory:")
         let cases: [(String, String, String)] = [
             ("", "", "text"),                                   // empty text, not NULL
             ("u1-0001", "75312D30303031", "text"),              // small (inline) string
             ("é", "C3A9", "text"),
-            ("a\u{0}b", "61", "text"),                          // up to the NUL
+            ("a\u{0}b", "610062", "text"),                      // the NUL and what follows it
             (String(repeating: "x", count: 40), String(repeating: "78", count: 40), "text"), // heap string
         ]
         for (value, hex, type) in cases {
@@ -277,5 +277,10 @@ extension Statement {
             #expect(try s.step())
             #expect(s.text(0) == hex && s.text(1) == type, "\(value.debugDescription)")
         }
+        // Read back by length: the same string, NUL and all.
+        let back = try db.prepare("SELECT ?1")
+        back.bind(1, "z\u{0}a")
+        #expect(try back.step())
+        #expect(back.text(0) == "z\u{0}a")
     }
 }
