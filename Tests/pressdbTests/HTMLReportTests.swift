@@ -362,8 +362,8 @@ private enum Chromium {
         let chart = tap.chart(until: tap.settledTime)
         let layout = chart.layout()
         let dot = try #require(layout.highlights.first)
-        #expect(abs(dot.point.x - layout.x(2000.0 / 60)) < 1e-9)
-        #expect(abs(dot.point.y - layout.y(1 - 0.02026355169921759)) < 0.01)
+        #expect(abs(dot.point.x - layout.frame.x(2000.0 / 60)) < 1e-9)
+        #expect(abs(dot.point.y - layout.frame.y(1 - 0.02026355169921759)) < 0.01)
         #expect(chart.markers.map(\.time) == [0, 0.1])
         #expect(chart.visibilityDelta == 1.0 / 66)
     }
