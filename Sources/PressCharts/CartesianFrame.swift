@@ -98,7 +98,7 @@ public struct Axis: Sendable {
 
 /// Two numeric axes around a plot area (ECDFChart, ScaleTimelineChart): the layout every such
 /// chart's `Layout` carries, and the grid and axes it draws.
-public struct CartesianFrame: Sendable {
+public struct CartesianFrame: Frame, Sendable {
     public let plot: PlotRect
     /// The bottom axis.
     public let x: Axis
@@ -124,28 +124,12 @@ public struct CartesianFrame: Sendable {
     /// The bottom edge of the x axis title (a legend goes below).
     var xTitleBottom: Double { Axis.titleBottom(plot) }
 
-    func drawGrid(_ svg: inout SVGWriter) {
-        svg.openGroup(cssClass: "pc-gridlines")
-        y.drawGridLines(&svg, plot)
-        x.drawGridLines(&svg, plot)
-        svg.closeGroup()
-    }
-
-    func drawAxes(_ svg: inout SVGWriter) {
-        svg.openGroup(cssClass: "pc-axes")
-        x.drawLine(&svg, plot)
-        y.drawLine(&svg, plot)
-        x.drawTicks(&svg, plot)
-        y.drawTicks(&svg, plot)
-        x.drawTitle(&svg, plot)
-        y.drawTitle(&svg, plot)
-        svg.closeGroup()
-    }
+    var axes: [Axis] { [x, y] }
 }
 
 /// A plot area of category rows over one numeric x axis (ForestPlot, RateIntervalChart): the
 /// rows are the chart's own, the grid and the axis are drawn here.
-public struct RowFrame: Sendable {
+public struct RowFrame: Frame, Sendable {
     public let plot: PlotRect
     /// The bottom axis.
     public let x: Axis
@@ -155,17 +139,30 @@ public struct RowFrame: Sendable {
         x = Axis(.bottom, ticks: xTicks, plot: plot, title: xTitle)
     }
 
+    var axes: [Axis] { [x] }
+}
+
+/// A plot area with its axes, which draw the grid and themselves the same for every chart.
+protocol Frame {
+    var plot: PlotRect { get }
+    /// The bottom axis first.
+    var axes: [Axis] { get }
+}
+
+extension Frame {
+    /// The grid lines of every axis (the bottom axis's vertical lines last, over the others).
     func drawGrid(_ svg: inout SVGWriter) {
         svg.openGroup(cssClass: "pc-gridlines")
-        x.drawGridLines(&svg, plot)
+        for axis in axes.reversed() { axis.drawGridLines(&svg, plot) }
         svg.closeGroup()
     }
 
-    func drawAxis(_ svg: inout SVGWriter) {
+    /// The axis lines, then every axis's ticks and labels, then the titles.
+    func drawAxes(_ svg: inout SVGWriter) {
         svg.openGroup(cssClass: "pc-axes")
-        x.drawLine(&svg, plot)
-        x.drawTicks(&svg, plot)
-        x.drawTitle(&svg, plot)
+        for axis in axes { axis.drawLine(&svg, plot) }
+        for axis in axes { axis.drawTicks(&svg, plot) }
+        for axis in axes { axis.drawTitle(&svg, plot) }
         svg.closeGroup()
     }
 }

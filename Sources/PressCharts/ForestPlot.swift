@@ -158,7 +158,7 @@ public struct ForestPlot: Chart {
             svg.text("No differences to show", x: plot.left + plot.width / 2, y: plot.top + plot.height / 2, cssClass: "pc-empty",
                      anchor: .middle)
         }
-        layout.frame.drawAxis(&svg)
+        layout.frame.drawAxes(&svg)
         return svg.markup
     }
 

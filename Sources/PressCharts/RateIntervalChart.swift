@@ -151,7 +151,7 @@ public struct RateIntervalChart: Chart {
             svg.text("No rates to show", x: plot.left + plot.width / 2, y: plot.top + plot.height / 2, cssClass: "pc-empty",
                      anchor: .middle)
         }
-        layout.frame.drawAxis(&svg)
+        layout.frame.drawAxes(&svg)
         return svg.markup
     }
 
