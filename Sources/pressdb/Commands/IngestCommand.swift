@@ -197,6 +197,7 @@ struct IngestCommand: ParsableCommand {
         return rejectCount > 0 ? ExitCode.rejects : ExitCode.ok
     }
 
+    /// A duration in seconds (ingest and replay report their times so).
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }

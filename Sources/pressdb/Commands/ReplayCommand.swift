@@ -110,8 +110,7 @@ struct ReplayCommand: ParsableCommand {
         }
         out.finish()
         if !quiet {
-            let elapsed = ContinuousClock.now - started
-            let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let secs = IngestCommand.seconds(ContinuousClock.now - started)
             var lines = Self.describe(summary)
             lines[0] += String(format: " in %.2f s", secs) + (target.map { " as \($0.name) (version \($0.version))" } ?? "")
             if !options.storesResults {
