@@ -34,13 +34,11 @@ extension Rule where Value == Double {
     static func between(_ lower: Double, _ upper: Double, _ failure: String) -> Rule {
         Rule(failure) { $0 > lower && $0 < upper }
     }
-    /// x in `range`.
-    static func within(_ range: ClosedRange<Double>, _ failure: String) -> Rule { Rule(failure) { range.contains($0) } }
 }
 
-extension Rule where Value == Int {
+extension Rule where Value: Comparable {
     /// x in `range`.
-    static func within(_ range: ClosedRange<Int>, _ failure: String) -> Rule { Rule(failure) { range.contains($0) } }
+    static func within(_ range: ClosedRange<Value>, _ failure: String) -> Rule { Rule(failure) { range.contains($0) } }
 }
 
 /// What the parser and the help know of one declaration, whatever its value's type. Created by
