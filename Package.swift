@@ -45,11 +45,15 @@ let package = Package(
             path: "Sources/PressBench"
         ),
 
+        // What several test targets share: running a process (the binary, sqlite3, a headless
+        // browser) and finding the shared recordings. Only test targets depend on it.
+        .target(name: "PressTestSupport", path: "Tests/PressTestSupport"),
+
         .testTarget(name: "PressCoreTests", dependencies: ["PressCore"]),
-        .testTarget(name: "PressFormatsTests", dependencies: ["PressFormats", "PressCore"]),
-        .testTarget(name: "PressStatsTests", dependencies: ["PressStats"]),
-        .testTarget(name: "PressChartsTests", dependencies: ["PressCharts"]),
+        .testTarget(name: "PressFormatsTests", dependencies: ["PressFormats", "PressCore", "PressTestSupport"]),
+        .testTarget(name: "PressStatsTests", dependencies: ["PressStats", "PressCore"]),
+        .testTarget(name: "PressChartsTests", dependencies: ["PressCharts", "PressTestSupport"]),
         .testTarget(name: "PressStoreTests", dependencies: ["PressStore", "PressCore", "PressFormats", "CSQLite"]),
-        .testTarget(name: "pressdbTests", dependencies: ["pressdb", "PressStore"]),
+        .testTarget(name: "pressdbTests", dependencies: ["pressdb", "PressStore", "PressCore", "PressTestSupport"]),
     ]
 )

@@ -99,15 +99,8 @@ public struct ECDFChart: Chart {
     }
 
     public struct Layout: Sendable {
-        public var plot: PlotRect
-        /// Value → x pixel.
-        public var x: LinearScale
-        /// Percent (0–100) → y pixel.
-        public var y: LinearScale
-        public var xTicks: TickSet
-        public var yTicks: TickSet
-        public var xLabelStride: Int
-        public var yLabelStride: Int
+        /// The plot area and axes: x value → pixel, y percent (0–100) → pixel.
+        public var frame: CartesianFrame
         /// Per series, the step path's vertices in pixels (from (axis start, 0) through each jump).
         public var paths: [[Point]]
         /// Per series, the marked quantiles: p, value, and the marker's centre (on the step).
@@ -147,21 +140,17 @@ public struct ECDFChart: Chart {
             let labelX = min(max(px, half + Metrics.pad), size.width - half - Metrics.pad)
             placedReference = (px, reference.label, labelX)
         }
-        return Layout(plot: frame.plot, x: frame.x, y: frame.y, xTicks: frame.xTicks, yTicks: frame.yTicks,
-                      xLabelStride: frame.xLabelStride, yLabelStride: frame.yLabelStride, paths: paths,
-                      quantileMarkers: markers, reference: placedReference)
+        return Layout(frame: frame, paths: paths, quantileMarkers: markers, reference: placedReference)
     }
 
     public func svgContent() -> String {
         let layout = layout()
-        let frame = CartesianFrame(plot: layout.plot, x: layout.x, y: layout.y, xTicks: layout.xTicks, yTicks: layout.yTicks,
-                                   xLabelStride: layout.xLabelStride, yLabelStride: layout.yLabelStride,
-                                   xTitle: xTitle, yTitle: Self.yTitle)
+        let frame = layout.frame, plot = frame.plot
         var svg = SVGWriter()
         frame.drawGrid(&svg)
         if let reference = layout.reference {
-            svg.line(x1: reference.x, y1: layout.plot.top - 4, x2: reference.x, y2: layout.plot.bottom, cssClass: "pc-ref")
-            svg.text(reference.label, x: reference.labelX, y: layout.plot.top - 8, cssClass: "pc-ref-label", anchor: .middle)
+            svg.line(x1: reference.x, y1: plot.top - 4, x2: reference.x, y2: plot.bottom, cssClass: "pc-ref")
+            svg.text(reference.label, x: reference.labelX, y: plot.top - 8, cssClass: "pc-ref-label", anchor: .middle)
         }
         frame.drawAxes(&svg)
         for (index, path) in layout.paths.enumerated() {
@@ -178,14 +167,14 @@ public struct ECDFChart: Chart {
             svg.closeGroup()
         }
         if series.isEmpty || series.allSatisfy({ $0.total == 0 }) {
-            svg.text("No values to show", x: layout.plot.left + layout.plot.width / 2, y: layout.plot.top + layout.plot.height / 2,
+            svg.text("No values to show", x: plot.left + plot.width / 2, y: plot.top + plot.height / 2,
                      cssClass: "pc-empty", anchor: .middle)
         }
         if !series.isEmpty {
             // Key to the marker shapes, then one row per series.
             let keyTop = frame.xTitleBottom + 4
             let keyY = keyTop + Metrics.legendRowHeight / 2
-            let left = layout.plot.left
+            let left = plot.left
             svg.openGroup(cssClass: "pc-legend")
             svg.circle(cx: left + 14, cy: keyY, r: 4.5, cssClass: "pc-dot pc-s0")
             svg.text("p50 (median)", x: left + 24, y: keyY, cssClass: "pc-legend-text", centredVertically: true)

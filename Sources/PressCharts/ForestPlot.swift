@@ -76,7 +76,7 @@ public struct ForestPlot: Chart {
     }
 
     public var size: ChartSize {
-        ChartSize(width: width, height: Metrics.pad * 2 + Double(max(rows.count, 1)) * Self.rowHeight + RateIntervalChart.axisHeight)
+        ChartSize(width: width, height: Metrics.pad * 2 + Double(max(rows.count, 1)) * Self.rowHeight + Axis.bottomHeight)
     }
 
     public struct Row: Sendable {
@@ -90,11 +90,8 @@ public struct ForestPlot: Chart {
     }
 
     public struct Layout: Sendable {
-        public var plot: PlotRect
-        /// Difference → x pixel.
-        public var x: LinearScale
-        public var xTicks: TickSet
-        public var xLabelStride: Int
+        /// The plot area, one row per metric, and the x axis: difference → pixel.
+        public var frame: RowFrame
         /// x pixel of the zero line.
         public var zeroX: Double
         public var rows: [Row]
@@ -114,17 +111,15 @@ public struct ForestPlot: Chart {
         let plot = PlotRect(left: left, top: Metrics.pad, width: max(60, width - left - right),
                             height: Double(max(rows.count, 1)) * Self.rowHeight)
         let values = rows.flatMap { [$0.lower, $0.upper, $0.estimate] }.filter(\.isFinite) + [0]
-        let ticks = NiceTicks.ticks(from: values.min() ?? -1, to: values.max() ?? 1, count: 5)
-        let x = LinearScale(domain: (ticks.lower, ticks.upper), range: (plot.left, plot.right))
-        let stride = TextLayout.labelStride(positions: ticks.values.map { x($0) },
-                                            extents: ticks.labels.map { TextLayout.estimatedWidth($0, fontSize: font) })
+        let frame = RowFrame(plot: plot, xTicks: NiceTicks.ticks(from: values.min() ?? -1, to: values.max() ?? 1, count: 5),
+                             xTitle: xTitle)
+        let x = frame.x
         let placed = rows.enumerated().map { index, row in
             let y = plot.top + (Double(index) + 0.5) * Self.rowHeight
             return Row(difference: row, verdict: row.verdict, point: Point(x: x(row.estimate), y: y),
                        whisker: (x(row.lower), x(row.upper), y), valueText: valueText(row))
         }
-        return Layout(plot: plot, x: x, xTicks: ticks, xLabelStride: stride, zeroX: x(0), rows: placed,
-                      valueColumnX: plot.right + Metrics.pad)
+        return Layout(frame: frame, zeroX: x(0), rows: placed, valueColumnX: plot.right + Metrics.pad)
     }
 
     static func cssClass(_ verdict: Verdict) -> String {
@@ -137,13 +132,9 @@ public struct ForestPlot: Chart {
 
     public func svgContent() -> String {
         let layout = layout()
-        let plot = layout.plot
+        let plot = layout.frame.plot
         var svg = SVGWriter()
-        svg.openGroup(cssClass: "pc-gridlines")
-        for value in layout.xTicks.values {
-            svg.line(x1: layout.x(value), y1: plot.top, x2: layout.x(value), y2: plot.bottom, cssClass: "pc-grid")
-        }
-        svg.closeGroup()
+        layout.frame.drawGrid(&svg)
         svg.line(x1: layout.zeroX, y1: plot.top, x2: layout.zeroX, y2: plot.bottom, cssClass: "pc-zero")
         for row in layout.rows {
             let css = Self.cssClass(row.verdict)
@@ -167,7 +158,7 @@ public struct ForestPlot: Chart {
             svg.text("No differences to show", x: plot.left + plot.width / 2, y: plot.top + plot.height / 2, cssClass: "pc-empty",
                      anchor: .middle)
         }
-        drawXAxis(&svg, plot: plot, x: layout.x, ticks: layout.xTicks, stride: layout.xLabelStride, title: xTitle)
+        layout.frame.drawAxes(&svg)
         return svg.markup
     }
 

@@ -57,10 +57,8 @@ public struct RateIntervalChart: Chart {
 
     public var size: ChartSize {
         let rows = groups.reduce(0.0) { $0 + Self.groupHeadingHeight + Double($1.rates.count) * Self.rowHeight }
-        return ChartSize(width: width, height: Metrics.pad * 2 + max(rows, Self.rowHeight) + Self.axisHeight)
+        return ChartSize(width: width, height: Metrics.pad * 2 + max(rows, Self.rowHeight) + Axis.bottomHeight)
     }
-
-    static let axisHeight = Metrics.tickLength + 3 + Metrics.lineHeight + Metrics.pad + Metrics.lineHeight + Metrics.pad
 
     /// One bar: its group and category, data, and pixel geometry.
     public struct Bar: Sendable {
@@ -76,11 +74,8 @@ public struct RateIntervalChart: Chart {
     }
 
     public struct Layout: Sendable {
-        public var plot: PlotRect
-        /// Percent → x pixel.
-        public var x: LinearScale
-        public var xTicks: TickSet
-        public var xLabelStride: Int
+        /// The plot area, the groups' rows, and the x axis: percent → pixel.
+        public var frame: RowFrame
         public var bars: [Bar]
         /// Group headings: text and baseline y.
         public var headings: [(text: String, y: Double)]
@@ -103,13 +98,11 @@ public struct RateIntervalChart: Chart {
         let valueWidth = groups.flatMap(\.rates).map { TextLayout.estimatedWidth(valueText($0), fontSize: font) }.max() ?? 0
         let right = valueWidth + Metrics.pad * 2
         let top = Metrics.pad
-        let height = size.height - top - Self.axisHeight - Metrics.pad
+        let height = size.height - top - Axis.bottomHeight - Metrics.pad
         let plot = PlotRect(left: left, top: top, width: max(40, width - left - right), height: height)
         let upper = max(groups.flatMap(\.rates).flatMap { [$0.upper, $0.estimate] }.filter(\.isFinite).max() ?? 1, 0.01)
-        let ticks = NiceTicks.ticks(from: 0, to: upper * 100, count: 6)
-        let x = LinearScale(domain: (ticks.lower, ticks.upper), range: (plot.left, plot.right))
-        let stride = TextLayout.labelStride(positions: ticks.values.map { x($0) },
-                                            extents: ticks.labels.map { TextLayout.estimatedWidth($0, fontSize: font) })
+        let frame = RowFrame(plot: plot, xTicks: NiceTicks.ticks(from: 0, to: upper * 100, count: 6), xTitle: xTitle)
+        let x = frame.x
         var categories: [String] = []
         var bars: [Bar] = []
         var headings: [(text: String, y: Double)] = []
@@ -128,19 +121,14 @@ public struct RateIntervalChart: Chart {
                 rowTop += Self.rowHeight
             }
         }
-        return Layout(plot: plot, x: x, xTicks: ticks, xLabelStride: stride, bars: bars, headings: headings,
-                      valueColumnX: plot.right + Metrics.pad)
+        return Layout(frame: frame, bars: bars, headings: headings, valueColumnX: plot.right + Metrics.pad)
     }
 
     public func svgContent() -> String {
         let layout = layout()
-        let plot = layout.plot
+        let plot = layout.frame.plot
         var svg = SVGWriter()
-        svg.openGroup(cssClass: "pc-gridlines")
-        for value in layout.xTicks.values {
-            svg.line(x1: layout.x(value), y1: plot.top, x2: layout.x(value), y2: plot.bottom, cssClass: "pc-grid")
-        }
-        svg.closeGroup()
+        layout.frame.drawGrid(&svg)
         for heading in layout.headings {
             svg.text(heading.text, x: Metrics.pad, y: heading.y, cssClass: "pc-axis-title")
         }
@@ -163,7 +151,7 @@ public struct RateIntervalChart: Chart {
             svg.text("No rates to show", x: plot.left + plot.width / 2, y: plot.top + plot.height / 2, cssClass: "pc-empty",
                      anchor: .middle)
         }
-        drawXAxis(&svg, plot: plot, x: layout.x, ticks: layout.xTicks, stride: layout.xLabelStride, title: xTitle)
+        layout.frame.drawAxes(&svg)
         return svg.markup
     }
 
@@ -174,20 +162,4 @@ public struct RateIntervalChart: Chart {
         }
         return parts.joined(separator: " ")
     }
-}
-
-/// A bottom x axis with ticks, thinned labels and a title (for charts whose y is categorical).
-func drawXAxis(_ svg: inout SVGWriter, plot: PlotRect, x: LinearScale, ticks: TickSet, stride: Int, title: String) {
-    svg.openGroup(cssClass: "pc-axes")
-    svg.line(x1: plot.left, y1: plot.bottom, x2: plot.right, y2: plot.bottom, cssClass: "pc-axis")
-    let baseline = plot.bottom + Metrics.tickLength + 3 + Metrics.fontSize
-    for (index, value) in ticks.values.enumerated() {
-        svg.line(x1: x(value), y1: plot.bottom, x2: x(value), y2: plot.bottom + Metrics.tickLength, cssClass: "pc-tick")
-        if index % stride == 0 {
-            svg.text(ticks.labels[index], x: x(value), y: baseline, cssClass: "pc-tick-label", anchor: .middle)
-        }
-    }
-    svg.text(title, x: plot.left + plot.width / 2, y: baseline + Metrics.pad + Metrics.lineHeight - 4, cssClass: "pc-axis-title",
-             anchor: .middle)
-    svg.closeGroup()
 }

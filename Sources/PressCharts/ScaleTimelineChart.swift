@@ -91,16 +91,8 @@ public struct ScaleTimelineChart: Chart {
 
     /// Every position the chart draws, in SVG user units.
     public struct Layout: Sendable {
-        public var plot: PlotRect
-        /// Milliseconds → x pixel.
-        public var x: LinearScale
-        /// Scale factor → y pixel.
-        public var y: LinearScale
-        public var xTicks: TickSet
-        public var yTicks: TickSet
-        /// Every n-th tick is labelled so tick labels do not overlap.
-        public var xLabelStride: Int
-        public var yLabelStride: Int
+        /// The plot area and axes: x milliseconds → pixel, y scale factor → pixel.
+        public var frame: CartesianFrame
         /// Per series, the step path's vertices in pixels.
         public var paths: [[Point]]
         /// Horizontal lines (the visibility band first, as 1 + δ then 1 − δ): line y, label, label centre y.
@@ -176,30 +168,29 @@ public struct ScaleTimelineChart: Chart {
                 .min { abs($0.0 - t) < abs($1.0 - t) }
             return nearest.map { (index, Point(x: frame.x($0.0 * ms), y: frame.y($0.1))) }
         }
-        return Layout(plot: frame.plot, x: frame.x, y: frame.y, xTicks: frame.xTicks, yTicks: frame.yTicks,
-                      xLabelStride: frame.xLabelStride, yLabelStride: frame.yLabelStride, paths: paths,
+        return Layout(frame: frame, paths: paths,
                       lines: lines.indices.map { (y: lineYs[$0], label: lines[$0].label, labelY: labelYs[$0]) },
                       band: band, markers: placedMarkers, highlights: highlights)
     }
 
     public func svgContent() -> String {
         let layout = layout()
-        let frame = CartesianFrame(layout: layout, xTitle: xAxisTitle, yTitle: yAxisTitle)
+        let frame = layout.frame, plot = frame.plot
         var svg = SVGWriter()
         frame.drawGrid(&svg)
         if let band = layout.band {
-            svg.rect(x: layout.plot.left, y: band.top, width: layout.plot.width, height: band.bottom - band.top, cssClass: "pc-band")
+            svg.rect(x: plot.left, y: band.top, width: plot.width, height: band.bottom - band.top, cssClass: "pc-band")
         }
         svg.openGroup(cssClass: "pc-thresholds")
         for line in layout.lines {
-            svg.line(x1: layout.plot.left, y1: line.y, x2: layout.plot.right, y2: line.y, cssClass: "pc-threshold")
-            svg.text(line.label, x: layout.plot.right + 6, y: line.labelY, cssClass: "pc-note", centredVertically: true)
+            svg.line(x1: plot.left, y1: line.y, x2: plot.right, y2: line.y, cssClass: "pc-threshold")
+            svg.text(line.label, x: plot.right + 6, y: line.labelY, cssClass: "pc-note", centredVertically: true)
         }
         svg.closeGroup()
         svg.openGroup(cssClass: "pc-markers")
         for marker in layout.markers {
-            svg.line(x1: marker.x, y1: layout.plot.top - 4 - Double(marker.row) * Metrics.lineHeight, x2: marker.x,
-                     y2: layout.plot.bottom, cssClass: "pc-marker")
+            svg.line(x1: marker.x, y1: plot.top - 4 - Double(marker.row) * Metrics.lineHeight, x2: marker.x,
+                     y2: plot.bottom, cssClass: "pc-marker")
             svg.text(marker.label, x: marker.labelX, y: marker.labelBaseline, cssClass: "pc-marker-label", anchor: .middle)
         }
         svg.closeGroup()
@@ -213,11 +204,11 @@ public struct ScaleTimelineChart: Chart {
         }
         svg.closeGroup()
         if series.isEmpty {
-            svg.text("No frames to show", x: layout.plot.left + layout.plot.width / 2, y: layout.plot.top + layout.plot.height / 2,
+            svg.text("No frames to show", x: plot.left + plot.width / 2, y: plot.top + plot.height / 2,
                      cssClass: "pc-empty", anchor: .middle)
         }
         Legend.draw(&svg, entries: series.enumerated().map { ($0.offset, legendText($0.element)) },
-                    left: layout.plot.left, top: frame.xTitleBottom + 4, maxWidth: size.width - layout.plot.left - Metrics.pad)
+                    left: plot.left, top: frame.xTitleBottom + 4, maxWidth: size.width - plot.left - Metrics.pad)
         return svg.markup
     }
 
@@ -264,13 +255,5 @@ public struct ScaleTimelineChart: Chart {
             parts.append("Line \(line.label) at \(NumberText.compact(line.value, maxDigits: 4)).")
         }
         return parts.joined(separator: " ")
-    }
-}
-
-extension CartesianFrame {
-    /// Rebuilds the frame a chart's layout describes (for drawing).
-    init(layout: ScaleTimelineChart.Layout, xTitle: String, yTitle: String) {
-        self.init(plot: layout.plot, x: layout.x, y: layout.y, xTicks: layout.xTicks, yTicks: layout.yTicks,
-                  xLabelStride: layout.xLabelStride, yLabelStride: layout.yLabelStride, xTitle: xTitle, yTitle: yTitle)
     }
 }

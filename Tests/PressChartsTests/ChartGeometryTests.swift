@@ -16,11 +16,11 @@ struct ChartGeometryTests {
         let delta = SampleReport.delta
         #expect(layout.lines.count == 2)
         // Through the chart's own scale …
-        #expect(close(layout.lines[0].y, layout.y(1 + delta)))
-        #expect(close(layout.lines[1].y, layout.y(1 - delta)))
+        #expect(close(layout.lines[0].y, layout.frame.y(1 + delta)))
+        #expect(close(layout.lines[1].y, layout.frame.y(1 - delta)))
         // … and from the plot rectangle and the axis ends directly (y grows downwards).
-        let p = layout.plot
-        #expect(close(layout.lines[0].y, expectedPixel(1 + delta, lower: layout.yTicks.lower, upper: layout.yTicks.upper,
+        let p = layout.frame.plot
+        #expect(close(layout.lines[0].y, expectedPixel(1 + delta, lower: layout.frame.y.ticks.lower, upper: layout.frame.y.ticks.upper,
                                                       start: p.bottom, end: p.top)))
         #expect(layout.band.map { close($0.top, layout.lines[0].y) && close($0.bottom, layout.lines[1].y) } == true)
         // The drawn SVG carries the same coordinates (rounded to 0.01 px).
@@ -31,9 +31,9 @@ struct ChartGeometryTests {
     @Test func scaleAxisCoversDataAndThresholds() {
         let layout = SampleReport.scaleChart().layout()
         // Data span 0.95…1.3 and the band 1 ± 1/66: span 0.35/4 = 0.0875 → step 0.1 → 0.9…1.3.
-        #expect(layout.yTicks.values == [0.9, 1.0, 1.1, 1.2, 1.3])
+        #expect(layout.frame.y.ticks.values == [0.9, 1.0, 1.1, 1.2, 1.3])
         // Times 1/60…36/60 s = 16.7…600 ms plus the 0 ms marker: span 600/5 = 120 → step 100.
-        #expect(layout.xTicks.values == [0, 100, 200, 300, 400, 500, 600])
+        #expect(layout.frame.x.ticks.values == [0, 100, 200, 300, 400, 500, 600])
     }
 
     @Test func markersAndStepsMapTimesToMilliseconds() {
@@ -41,14 +41,14 @@ struct ChartGeometryTests {
             title: "t", series: [ScaleSeries(name: "s", times: [0.1, 0.2, 0.4], scales: [1, 1.3, 1])],
             markers: [TimeMarker(time: 0.2, label: "release")])
         let layout = chart.layout()
-        let p = layout.plot
+        let p = layout.frame.plot
         // 0.2 s is 200 ms on the 0…400 ms axis (span 400/5 = 80 → step 100): halfway.
-        #expect(layout.xTicks.lower == 0 && layout.xTicks.upper == 400)
+        #expect(layout.frame.x.ticks.lower == 0 && layout.frame.x.ticks.upper == 400)
         #expect(close(layout.markers[0].x, p.left + p.width / 2))
         // Step path: hold 1 until 200 ms, jump to 1.3 (the release jump), hold, drop to 1 at 400 ms.
-        let y1 = layout.y(1), y13 = layout.y(1.3)
-        let expected = [Point(x: layout.x(100), y: y1), Point(x: layout.x(200), y: y1), Point(x: layout.x(200), y: y13),
-                        Point(x: layout.x(400), y: y13), Point(x: layout.x(400), y: y1)]
+        let y1 = layout.frame.y(1), y13 = layout.frame.y(1.3)
+        let expected = [Point(x: layout.frame.x(100), y: y1), Point(x: layout.frame.x(200), y: y1), Point(x: layout.frame.x(200), y: y13),
+                        Point(x: layout.frame.x(400), y: y13), Point(x: layout.frame.x(400), y: y1)]
         #expect(layout.paths[0] == expected)
     }
 
@@ -63,14 +63,14 @@ struct ChartGeometryTests {
 
         let chart = ECDFChart(title: "e", series: [series])
         let layout = chart.layout()
-        let p = layout.plot
+        let p = layout.frame.plot
         // The y axis is percent 0…100; the step to 3/4 sits 75 % of the way up the plot.
         let path = layout.paths[0]
-        #expect(path.contains(Point(x: layout.x(20), y: layout.y(75))))
-        #expect(close(layout.y(75), p.bottom - 0.75 * p.height))
-        #expect(close(layout.y(25), p.bottom - 0.25 * p.height))
+        #expect(path.contains(Point(x: layout.frame.x(20), y: layout.frame.y(75))))
+        #expect(close(layout.frame.y(75), p.bottom - 0.75 * p.height))
+        #expect(close(layout.frame.y(25), p.bottom - 0.25 * p.height))
         // x: values and the 100 ms reference give 0…100 ms (step 20): 20 ms is a fifth of the way.
-        #expect(close(layout.x(20), p.left + p.width / 5))
+        #expect(close(layout.frame.x(20), p.left + p.width / 5))
         #expect(layout.reference.map { close($0.x, p.right) } == true)
     }
 
@@ -90,7 +90,7 @@ struct ChartGeometryTests {
         let markers = layout.quantileMarkers[0]
         #expect(markers.map(\.value) == [20, 30])
         // The p50 marker sits on the step: at x(20), height F(20) = 75 %.
-        #expect(markers[0].point == Point(x: layout.x(20), y: layout.y(75)))
+        #expect(markers[0].point == Point(x: layout.frame.x(20), y: layout.frame.y(75)))
     }
 
     @Test func ecdfTextAlternativeStatesKeyNumbers() {
@@ -106,9 +106,9 @@ struct ChartGeometryTests {
             RateGroup(name: "A", rates: [RateInterval(label: "tap", estimate: 0.8, lower: 0.75, upper: 0.85)]),
         ])
         let layout = chart.layout()
-        let p = layout.plot
+        let p = layout.frame.plot
         // Highest value 85 % → span 85/5 = 17 → step 20 → axis 0…100 %.
-        #expect(layout.xTicks.lower == 0 && layout.xTicks.upper == 100)
+        #expect(layout.frame.x.ticks.lower == 0 && layout.frame.x.ticks.upper == 100)
         let bar = layout.bars[0]
         #expect(close(bar.whisker.x1, p.left + 0.75 * p.width))
         #expect(close(bar.whisker.x2, p.left + 0.85 * p.width))
@@ -143,9 +143,9 @@ struct ChartGeometryTests {
     @Test func forestWhiskersAndZeroLine() {
         let plot = SampleReport.forestPlot()
         let layout = plot.layout()
-        let p = layout.plot
+        let p = layout.frame.plot
         // Values −13…12.5 and 0: span 25.5/4 = 6.375 → step 5 → axis −15…15.
-        #expect(layout.xTicks.lower == -15 && layout.xTicks.upper == 15)
+        #expect(layout.frame.x.ticks.lower == -15 && layout.frame.x.ticks.upper == 15)
         #expect(close(layout.zeroX, p.left + p.width / 2))
         let tap = layout.rows[0]
         #expect(close(tap.whisker.x1, p.left + (-13 + 15) / 30 * p.width))

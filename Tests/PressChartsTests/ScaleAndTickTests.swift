@@ -105,12 +105,12 @@ struct LabelLayoutTests {
         let chart = ScaleTimelineChart(title: "t", series: [ScaleSeries(name: "s", times: [0, 0.6], scales: [1, 1.2])],
                                        size: ChartSize(width: 240, height: 300))
         let layout = chart.layout()
-        #expect(layout.xLabelStride > 1)
-        let kept = layout.xTicks.values.indices.filter { $0 % layout.xLabelStride == 0 }
+        #expect(layout.frame.x.labelStride > 1)
+        let kept = layout.frame.x.ticks.values.indices.filter { $0 % layout.frame.x.labelStride == 0 }
         for (a, b) in zip(kept, kept.dropFirst()) {
-            let widthA = TextLayout.estimatedWidth(layout.xTicks.labels[a], fontSize: 12)
-            let widthB = TextLayout.estimatedWidth(layout.xTicks.labels[b], fontSize: 12)
-            #expect(layout.x(layout.xTicks.values[b]) - layout.x(layout.xTicks.values[a]) >= (widthA + widthB) / 2)
+            let widthA = TextLayout.estimatedWidth(layout.frame.x.ticks.labels[a], fontSize: 12)
+            let widthB = TextLayout.estimatedWidth(layout.frame.x.ticks.labels[b], fontSize: 12)
+            #expect(layout.frame.x(layout.frame.x.ticks.values[b]) - layout.frame.x(layout.frame.x.ticks.values[a]) >= (widthA + widthB) / 2)
         }
     }
 

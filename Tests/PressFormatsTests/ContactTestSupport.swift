@@ -1,19 +1,15 @@
 // Helpers for the device-recording tests: the shared recordings and per-session summaries.
 import Foundation
 import PressCore
+import Testing
 @testable import PressFormats
+import PressTestSupport
 
-/// The shared real recordings (/work/shared/data), found from this file's path: they live beside
-/// the package root, in `../shared/data`, and are never copied into the repository.
-enum SharedRecordings {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/data").standardized
+/// The shared real recordings (PressTestSupport's `SharedData`: `../shared/data` beside the
+/// package root, never copied into the repository).
+typealias SharedRecordings = SharedData
 
-    /// Whether the recordings are there. CI lays shared/ beside its clone (and `.ci/run` fails
-    /// when it is missing), so these suites only skip in a standalone clone.
-    static var available: Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path) }
-
+extension SharedData {
     static func bytes(_ relative: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: root.appendingPathComponent(relative)))
     }
@@ -63,3 +59,20 @@ struct ExpectedContact {
 
 /// Two times within a microsecond (timestamps are printed to the microsecond).
 func sameTime(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 5e-7 }
+
+/// Each session is its expected contact: begins and ends at the expected times and points, has
+/// the expected number of records, and nothing but moves between touch-down and lift (no
+/// invented cancel).
+func expectContacts(_ sessions: [SessionSummary], _ expected: [ExpectedContact],
+                    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    try #require(sessions.count == expected.count, sourceLocation: sourceLocation)
+    for (s, e) in zip(sessions, expected) {
+        #expect(s.first.phase == .began && s.last.phase == .ended, sourceLocation: sourceLocation)
+        #expect(sameTime(s.first.t, e.began) && sameTime(s.last.t, e.ended), "\(s.first.t) \(s.last.t)",
+                sourceLocation: sourceLocation)
+        #expect(s.first.x == e.start.0 && s.first.y == e.start.1, sourceLocation: sourceLocation)
+        #expect(s.last.x == e.end.0 && s.last.y == e.end.1, sourceLocation: sourceLocation)
+        #expect(s.records.count == e.records, sourceLocation: sourceLocation)
+        #expect(s.records.dropFirst().dropLast().allSatisfy { $0.sample.phase.isMove }, sourceLocation: sourceLocation)
+    }
+}

@@ -54,17 +54,7 @@ struct EvemuRecordingTests {
         #expect(items == result.records.map(DeviceLogItem.record))
         #expect(result.rejects.isEmpty, "\(result.rejects)")
         #expect(result.openContacts.isEmpty)
-        let sessions = result.sessions
-        let expected = Self.expected[file]!
-        try #require(sessions.count == expected.count)
-        for (s, e) in zip(sessions, expected) {
-            #expect(s.first.phase == .began && s.last.phase == .ended)
-            #expect(sameTime(s.first.t, e.began) && sameTime(s.last.t, e.ended), "\(s.first.t) \(s.last.t)")
-            #expect(s.first.x == e.start.0 && s.first.y == e.start.1)
-            #expect(s.last.x == e.end.0 && s.last.y == e.end.1)
-            #expect(s.records.count == e.records)
-            #expect(s.records.dropFirst().dropLast().allSatisfy { $0.sample.phase.isMove })
-        }
+        try expectContacts(result.sessions, Self.expected[file]!)
     }
 
     // Two fingers: the second touches down (0.054565 s) before the first lifts (0.824236 s) and

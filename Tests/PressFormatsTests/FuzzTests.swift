@@ -9,19 +9,7 @@ import PressCore
 
 /// Cases per parser (default 1500; PRESSDB_FUZZ_ITERATIONS=100000 for a long run).
 private let iterations = ProcessInfo.processInfo.environment["PRESSDB_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 1500
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a seeded stream, so every failing case is reproducible.
-private struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
-}
+// The cases come from PressCore's SplitMix64 under fixed seeds, so every failing case is reproducible.
 
 /// Bytes that matter to the grammars: delimiters, quotes, escapes, digits, NUL, bytes that are
 /// never valid UTF-8 (0xC0, 0xFF) and a lone continuation byte (0x80).
@@ -29,7 +17,7 @@ private let interesting: [UInt8] = Array("{}[]\",:\\\n\r\t 0123456789-+.eE".utf8
 
 /// One random change to `bytes`: flip, insert, delete, duplicate or truncate, or a fresh
 /// random string.
-private func mutate(_ bytes: [UInt8], _ r: inout Random) -> [UInt8] {
+private func mutate(_ bytes: [UInt8], _ r: inout SplitMix64) -> [UInt8] {
     var b = bytes
     for _ in 0...r.below(4) {
         switch r.below(7) {
@@ -94,7 +82,7 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
     /// Every non-blank line yields exactly one item; a good line before and after a mutated
     /// one is read as a record.
     @Test func ndjsonMutations() throws {
-        var r = Random(state: 0xF022_0001)
+        var r = SplitMix64(seed: 0xF022_0001)
         let seeds = goodNDJSON.map { Array($0.utf8) }
         let before = Array(#"{"session":"before","t":1,"phase":"began","x":1,"y":2}"#.utf8)
         let after = Array(#"{"session":"after","t":1,"phase":"began","x":1,"y":2}"#.utf8)
@@ -112,7 +100,7 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
     /// Rows without quotes or line breaks are one item each and leave their neighbours intact;
     /// any mutation reads to the end or fails with an `InputError` for a broken header only.
     @Test func csvMutations() throws {
-        var r = Random(state: 0xF022_0002)
+        var r = SplitMix64(seed: 0xF022_0002)
         let header = Array("session,t,phase,x,y,config,frame_x,frame_y,frame_w,frame_h,container,note".utf8)
         let rows = [
             "a,12.034,began,187.5,402.0,spring-press,140,380,95,44,none,",
@@ -145,7 +133,7 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
     /// getevent and evemu recordings: any bytes read to the end; every reject has a reason and
     /// a line within the input.
     @Test func deviceRecordingMutations() throws {
-        var r = Random(state: 0xF022_0003)
+        var r = SplitMix64(seed: 0xF022_0003)
         let getevent = """
             add device 1: /dev/input/event2
               name:     "touchscreen"
@@ -192,7 +180,7 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
 
     /// Configuration and layout documents: a value or an error naming the problem, never a crash.
     @Test func configurationAndLayoutMutations() throws {
-        var r = Random(state: 0xF022_0004)
+        var r = SplitMix64(seed: 0xF022_0004)
         let configs = [
             #"{"type":"config","name":"soft","base":"spring-press","pressed_scale":0.97}"#,
             #"[{"name":"a","base":"spring-press"},{"name":"b","base":"a","pressed_scale":0.9}]"#,

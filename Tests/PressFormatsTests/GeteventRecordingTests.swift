@@ -62,20 +62,7 @@ struct GeteventRecordingTests {
         let result = DeviceLogReader.readAll(bytes, format: .getevent, file: file)
         #expect(result.rejects.isEmpty, "\(result.rejects)")
         #expect(result.openContacts.isEmpty)
-        let sessions = result.sessions
-        let expected = Self.expected[file]!
-        try #require(sessions.count == expected.count)
-        for (s, e) in zip(sessions, expected) {
-            #expect(s.first.phase == .began)
-            #expect(s.last.phase == .ended)
-            #expect(sameTime(s.first.t, e.began) && sameTime(s.last.t, e.ended), "\(s.first.t) \(s.last.t)")
-            #expect(s.first.x == e.start.0 && s.first.y == e.start.1)
-            #expect(s.last.x == e.end.0 && s.last.y == e.end.1)
-            #expect(s.records.count == e.records)
-            // Nothing between touch-down and lift but moves; no invented cancel.
-            #expect(s.records.dropFirst().dropLast().allSatisfy { $0.sample.phase.isMove })
-            #expect(s.records.allSatisfy { $0.sample.phase != .cancelled })
-        }
+        try expectContacts(result.sessions, Self.expected[file]!)
     }
 
     @Test func protocolsAreRecognised() throws {

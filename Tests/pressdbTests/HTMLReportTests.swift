@@ -7,6 +7,7 @@ import FoundationXML
 import Testing
 import PressCore
 import PressCharts
+import PressTestSupport
 @testable import pressdb
 
 /// A parsed XML element: name, attributes, children and its own text (children's text excluded).
@@ -243,60 +244,14 @@ private let forbiddenMarkup = ["<script", "http://", "https://", "src=", "href="
     }
 }
 
-/// A headless Chromium on PATH (Debian's package is `chromium`).
-private enum Chromium {
-    static let path: String? = {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-            for dir in dirs where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") { return "\(dir)/\(name)" }
-        }
-        return nil
-    }()
-
-    /// Runs the browser headless on `url`, under coreutils' `timeout` (120 s); output through
-    /// files so a chatty browser cannot fill a pipe.
-    static func run(_ arguments: [String], url: URL, scratch: URL) throws -> RunResult {
-        let browser = try #require(path)
-        let out = scratch.appendingPathComponent("out-\(UUID().uuidString)"), err = scratch.appendingPathComponent("err-\(UUID().uuidString)")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let p = Process()
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                      "--hide-scrollbars", "--user-data-dir=\(scratch.appendingPathComponent("profile").path)"]
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = ["120", browser] + common + arguments + [url.absoluteString]
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-        p.standardOutput = outHandle
-        p.standardError = errHandle
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return RunResult(status: p.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
-    }
-
-    /// Width and height from a PNG's IHDR chunk (PNG specification §11.2.2: bytes 16–23, big-endian).
-    static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
-        let b = [UInt8](data.prefix(24))
-        guard b.count == 24, b[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else { return nil }
-        func u32(_ i: Int) -> Int { b[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return (u32(16), u32(20))
-    }
-}
-
 @Suite(.serialized) struct HTMLDemoBrowserTests {
     // The demo's page in headless Chromium: it renders (exit 0, a screenshot far from blank), the
     // console stays silent, and the DOM holds the five charts. PRESSDB_HTML_ARTIFACTS=DIR keeps
     // the page and screenshots.
-    @Test(.enabled(if: Chromium.path != nil,
-                   "no headless Chromium on PATH (chromium, chromium-browser, google-chrome): apt-get install -y chromium"))
+    @Test(.enabled(if: HeadlessBrowser.path != nil, Comment(rawValue: HeadlessBrowser.unavailable)))
     func demoPageRendersInChromium() throws {
-        let keep = ProcessInfo.processInfo.environment["PRESSDB_HTML_ARTIFACTS"]
-        let scratch = try keep.map { URL(fileURLWithPath: $0) } ?? Binary.temporaryDirectory()
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { if keep == nil { try? FileManager.default.removeItem(at: scratch) } }
+        let (scratch, cleanUp) = try HeadlessBrowser.scratch(keptIn: "PRESSDB_HTML_ARTIFACTS")
+        defer { cleanUp() }
         let page = scratch.appendingPathComponent("demo.html")
         let db = scratch.appendingPathComponent("demo-\(UUID().uuidString).sqlite")
         let demo = try Binary.run(["demo", "--db", db.path, "--sessions", "3000", "--html", page.path, "--quiet"])
@@ -304,21 +259,16 @@ private enum Chromium {
         let html = try String(contentsOf: page, encoding: .utf8)
         for forbidden in forbiddenMarkup { #expect(!html.lowercased().contains(forbidden)) }
 
-        let blank = scratch.appendingPathComponent("blank.html")
-        try "<!DOCTYPE html><html><head><meta charset=\"utf-8\"/><title>blank</title></head><body></body></html>"
-            .write(to: blank, atomically: true, encoding: .utf8)
-        let size = "--window-size=1200,1000"
-        let blankPNG = scratch.appendingPathComponent("blank.png"), pagePNG = scratch.appendingPathComponent("demo.png")
-        #expect(try Chromium.run(["--screenshot=\(blankPNG.path)", size], url: blank, scratch: scratch).status == 0)
-        let shot = try Chromium.run(["--screenshot=\(pagePNG.path)", size], url: page, scratch: scratch)
-        #expect(shot.status == 0, "\(shot.stderr.suffix(2000))")
-        let pageData = try Data(contentsOf: pagePNG), blankData = try Data(contentsOf: blankPNG)
-        let dimensions = try #require(Chromium.pngSize(pageData))
+        let shots = try HeadlessBrowser.screenshots(of: page, width: 1200, height: 1000, scratch: scratch,
+                                                    arguments: ["--hide-scrollbars"])
+        #expect(shots.blankRun.status == 0)
+        #expect(shots.pageRun.status == 0, "\(shots.pageRun.stderr.suffix(2000))")
+        let dimensions = try #require(HeadlessBrowser.pngSize(shots.page))
         #expect(dimensions.width == 1200 && dimensions.height == 1000)
         // Text, a chart and lines compress far worse than an empty page (blank ≈ 9 KB here).
-        #expect(pageData.count > 5 * blankData.count, "page \(pageData.count) B vs blank \(blankData.count) B")
+        #expect(shots.page.count > 5 * shots.blank.count, "page \(shots.page.count) B vs blank \(shots.blank.count) B")
 
-        let dom = try Chromium.run(["--dump-dom", "--enable-logging=stderr", "--v=0"], url: page, scratch: scratch)
+        let dom = try HeadlessBrowser.run(["--hide-scrollbars", "--dump-dom", "--enable-logging=stderr", "--v=0"], url: page, scratch: scratch)
         #expect(dom.status == 0)
         // Three configurations' scale charts, the ECDF and the rates.
         #expect(dom.stdout.components(separatedBy: "<svg ").count - 1 == 5)
@@ -362,8 +312,8 @@ private enum Chromium {
         let chart = tap.chart(until: tap.settledTime)
         let layout = chart.layout()
         let dot = try #require(layout.highlights.first)
-        #expect(abs(dot.point.x - layout.x(2000.0 / 60)) < 1e-9)
-        #expect(abs(dot.point.y - layout.y(1 - 0.02026355169921759)) < 0.01)
+        #expect(abs(dot.point.x - layout.frame.x(2000.0 / 60)) < 1e-9)
+        #expect(abs(dot.point.y - layout.frame.y(1 - 0.02026355169921759)) < 0.01)
         #expect(chart.markers.map(\.time) == [0, 0.1])
         #expect(chart.visibilityDelta == 1.0 / 66)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PressTestSupport
 import Testing
 
 @Suite struct IngestCommandTests {
@@ -20,17 +21,7 @@ import Testing
 
         """
 
-    func query(_ db: URL, _ sql: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [db.path, sql]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    func query(_ db: URL, _ sql: String) throws -> String { try sqlite3(db, sql).stdout }
 
     let sessionsSQL = "SELECT session, t0, t1, sample_count, hex(samples), config, variant, user FROM sessions ORDER BY session"
 

@@ -2,19 +2,14 @@
 // binary is run as a user would, and the database it writes is read back through PressStore.
 import Foundation
 import PressStore
+import PressTestSupport
 import Testing
 
-/// The shared recordings, found from this file's path: `../shared/data` beside the package root
-/// (never copied into the repository).
-private enum SharedRecordings {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/data").standardized
-    static func url(_ folder: String, _ name: String) -> URL {
-        root.appendingPathComponent(folder).appendingPathComponent(name)
-    }
-    /// Whether the recordings are there (see `.ci/run`, which requires them).
-    static var available: Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path) }
+/// The shared recordings (PressTestSupport's `SharedData`: `../shared/data` beside the package
+/// root, never copied into the repository).
+private typealias SharedRecordings = SharedData
+
+private extension SharedData {
     static let tablet = url("getevent", "tablet-openCalender-drag-tap-tap.getevent-lt.txt")
     /// FNV-1a 64 of the tablet file's bytes, computed with python3 (offset basis
     /// 0xcbf29ce484222325, prime 0x100000001b3, one byte at a time): every session id starts with it.

@@ -1,6 +1,7 @@
 // Reports cannot change the database: filters are bound parameters (a quote-laden variant name
 // is data, not SQL), and user-supplied report files run on a read-only connection.
 import Foundation
+import PressTestSupport
 import Testing
 
 @Suite struct ReportSafetyTests {
@@ -22,18 +23,7 @@ import Testing
         return (dir, db)
     }
 
-    func sessionCount(_ db: URL) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [db.path, "SELECT count(*) FROM sessions"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    func sessionCount(_ db: URL) throws -> String { try sqlite3(db, "SELECT count(*) FROM sessions").stdout }
 
     @Test func filterValuesAreBoundNotPasted() throws {
         let (_, db) = try database()

@@ -5,6 +5,8 @@
 // database that still opens. The truth each test compares with is the log parsed here,
 // independently of pressdb's readers (Foundation's JSONSerialization).
 import Foundation
+import PressCore
+import PressTestSupport
 import Testing
 
 /// What a log holds: each complete session's sample count.
@@ -28,21 +30,8 @@ private struct LogTruth {
 /// `sqlite3 DB SQL` with a 5 s busy timeout (as pressdb's own connections); rows as lines,
 /// columns split at `|`.
 private func sqlite(_ db: URL, _ sql: String, readOnly: Bool = false) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    p.arguments = (readOnly ? ["-readonly"] : []) + ["-cmd", ".timeout 5000", db.path, sql]
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    let r = try sqlite3(db, sql, readOnly: readOnly)
+    return (r.status, r.stdout, r.stderr)
 }
 
 private func query(_ db: URL, _ sql: String) throws -> String {
@@ -87,54 +76,33 @@ private func expectExactly(_ truth: LogTruth, in db: URL, sourceLocation: Source
     #expect(try query(db, "SELECT count(*) FROM pending") == "0", sourceLocation: sourceLocation)
 }
 
-/// A started `pressdb` child whose standard error is collected.
-private final class Child: @unchecked Sendable {
-    let process = Process()
-    private let err = Pipe()
-    private var errData = Data()
-    private let group = DispatchGroup()
+/// A started `pressdb` child (under `prefix`, a wrapper command, when given) whose standard
+/// error is collected; standard input and output are /dev/null.
+private final class Child: Sendable {
+    let process: RunningProcess
 
     init(_ args: [String], prefix: [String] = []) throws {
-        if prefix.isEmpty {
-            process.executableURL = Binary.url
-            process.arguments = args
-        } else {
-            process.executableURL = URL(fileURLWithPath: prefix[0])
-            process.arguments = Array(prefix.dropFirst()) + [Binary.url.path] + args
-        }
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        group.enter()
-        DispatchQueue.global().async { [self] in
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
+        process = prefix.isEmpty
+            ? try RunningProcess(Binary.url, args, collectsStdout: false)
+            : try RunningProcess(URL(fileURLWithPath: prefix[0]), Array(prefix.dropFirst()) + [Binary.url.path] + args,
+                                 collectsStdout: false)
     }
 
-    func signal(_ s: Int32) { kill(process.processIdentifier, s) }
+    func signal(_ s: Int32) { process.signal(s) }
 
     /// Waits for the exit; returns the status (or the signal for a killed child) and standard error.
     func wait() -> (exited: Bool, status: Int32, stderr: String) {
-        process.waitUntilExit()
-        group.wait()
-        return (process.terminationReason == .exit, process.terminationStatus, String(decoding: errData, as: UTF8.self))
+        let r = process.wait()
+        return (r.exited, r.status, r.stderr)
     }
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014) for reproducible kill times.
+/// Reproducible kill times from PressCore's SplitMix64.
 private struct Delays {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    var random: SplitMix64
+    init(state: UInt64) { random = SplitMix64(seed: state) }
     /// Microseconds in 0..<limit.
-    mutating func microseconds(below limit: UInt32) -> UInt32 { UInt32(next() % UInt64(limit)) }
+    mutating func microseconds(below limit: UInt32) -> UInt32 { UInt32(random.next() % UInt64(limit)) }
 }
 
 private func generatedLog(_ dir: URL, sessions: Int, seed: Int, name: String, renamingTo prefix: String? = nil) throws -> (URL, LogTruth) {

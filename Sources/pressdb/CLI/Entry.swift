@@ -13,7 +13,7 @@ var topHelp: String {
 
     """
     for c in commands {
-        out += "  " + c.spec.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.spec.abstract + "\n"
+        out += "  " + c.configuration.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.configuration.abstract + "\n"
     }
     out += """
 
@@ -34,7 +34,8 @@ var topHelp: String {
     return out
 }
 
-/// Runs pressdb with `arguments` (without the program name) and returns the exit status.
+/// Runs pressdb with `arguments` (without the program name) and returns the exit status. Every
+/// error is printed as `pressdb COMMAND: message`.
 func runMain(_ arguments: [String]) -> Int32 {
     var argv = arguments
     guard let first = argv.first else {
@@ -42,39 +43,23 @@ func runMain(_ arguments: [String]) -> Int32 {
         return ExitCode.usage
     }
     if first == "--help" || first == "-h" || first == "help" {
-        if first == "help", argv.count > 1, let c = commands.first(where: { $0.spec.name == argv[1] }) {
-            print(c.spec.help, terminator: "")
+        if first == "help", argv.count > 1, let c = commands.first(where: { $0.configuration.name == argv[1] }) {
+            print(c.help, terminator: "")
         } else {
             print(topHelp, terminator: "")
         }
         return ExitCode.ok
     }
     if first == "--version" { print("pressdb 0.1.0"); return ExitCode.ok }
-    guard let command = commands.first(where: { $0.spec.name == first }) else {
+    guard let command = commands.first(where: { $0.configuration.name == first }) else {
         printError("pressdb: unknown command '\(first)'; run 'pressdb --help' for the list")
         return ExitCode.usage
     }
     argv.removeFirst()
     do {
-        let parsed = try command.spec.parse(argv)
-        if parsed.wantsHelp {
-            print(command.spec.help, terminator: "")
-            return ExitCode.ok
-        }
-        // SQLite reads "" and ":memory:" as temporary databases, and "file:" as a URI: data
-        // written there would vanish while the command reports success.
-        if let db = parsed.string("db"), db.isEmpty || db == ":memory:" || db.hasPrefix("file:") {
-            throw CLIError.usage("pressdb \(first): --db needs a file path, not '\(db)'")
-        }
-        var isDirectory: ObjCBool = false
-        let db = CommonOptions.databasePath(parsed)
-        if command.spec.options.contains(where: { $0.name == "db" }),
-           FileManager.default.fileExists(atPath: db, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CLIError.usage("pressdb \(first): the database \(db) is a directory; give a file path with --db (e.g. \(db)/pressdb.sqlite)")
-        }
-        return try command.run(parsed)
+        return try run(command, argv)
     } catch let e as CLIError {
-        printError(e.message)
+        printError("pressdb \(first): \(e.message)")
         return e.status
     } catch {
         printError("pressdb \(first): \(error)")
@@ -82,3 +67,13 @@ func runMain(_ arguments: [String]) -> Int32 {
     }
 }
 
+/// Parses and runs one command, or prints its help.
+private func run<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) throws -> Int32 {
+    switch try C.parse(arguments) {
+    case .help:
+        print(C.help, terminator: "")
+        return ExitCode.ok
+    case .command(let c):
+        return try c.run()
+    }
+}

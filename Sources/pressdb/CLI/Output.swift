@@ -183,13 +183,13 @@ func emit(_ text: String, to path: String? = nil, protecting database: String? =
         if let database {
             let db = URL(fileURLWithPath: database).standardizedFileURL.resolvingSymlinksInPath().path
             if [db, db + "-wal", db + "-shm"].contains(target) {
-                throw CLIError.usage("pressdb: --out \(path) is the database itself; choose another file for the output")
+                throw CLIError.usage("--out \(path) is the database itself; choose another file for the output")
             }
         }
         do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
             let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
-            throw CLIError.failure("pressdb: cannot write --out \(path): \(reason) (does its folder exist and is it writable?)")
+            throw CLIError.failure("cannot write --out \(path): \(reason) (does its folder exist and is it writable?)")
         }
     } else {
         FileHandle.standardOutput.write(Data(text.utf8))

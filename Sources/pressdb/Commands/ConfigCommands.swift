@@ -4,8 +4,8 @@ import PressCore
 import PressFormats
 import PressStore
 
-enum ConfigCommand: PressCommand {
-    static let spec = CommandSpec(
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "config",
         abstract: "Add a configuration from a JSON file, or show one as canonical JSON.",
         discussion: """
@@ -16,18 +16,20 @@ enum ConfigCommand: PressCommand {
 
         The JSON schema, with the three presets written out: docs/configurations.md. Start from
         a preset with "base": {"type":"config","name":"soft-press","base":"spring-press","pressed_scale":0.97}
-        """,
-        positionals: [PositionalSpec(name: "add|show", help: "What to do."),
-                      PositionalSpec(name: "FILE|NAME", help: "A JSON file ('-' for standard input), or a configuration name.")],
-        options: [CommonOptions.db, CommonOptions.quiet])
+        """
+    )
 
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        let action = args.positionals[0], target = args.positionals[1]
-        let store = try openStore(args, command: "config")
+    @Argument(name: "add|show", help: "What to do") var action: String
+    @Argument(name: "FILE|NAME", help: "A JSON file ('-' for standard input), or a configuration name") var target: String
+    @Option(.database) var database: DatabasePath
+    @Flag(.quiet) var quiet: Bool
+
+    func run() throws -> Int32 {
+        let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)
         switch action {
         case "show":
-            guard let c = catalog.resolve(target) else { throw unknownConfiguration(target, "config", catalog) }
+            guard let c = catalog.resolve(target) else { throw unknownConfiguration(target, catalog) }
             print(ConfigurationJSON.encode(c))
             return ExitCode.ok
         case "add":
@@ -37,12 +39,12 @@ enum ConfigCommand: PressCommand {
             } else {
                 do { text = try String(contentsOfFile: target, encoding: .utf8) } catch {
                     let reason = FileManager.default.fileExists(atPath: target) ? "it is not readable UTF-8 text" : "no such file"
-                    throw CLIError.failure("pressdb config: cannot read \(target): \(reason)")
+                    throw CLIError.failure("cannot read \(target): \(reason)")
                 }
             }
             let configurations: [PressConfiguration]
             do { configurations = try ConfigurationJSON.parseFile(text, bases: catalog.bases) } catch {
-                throw CLIError.failure("pressdb config: \(target): \(error)")
+                throw CLIError.failure("\(target): \(error)")
             }
             var changed: [PressConfiguration] = []
             do {
@@ -50,11 +52,11 @@ enum ConfigCommand: PressCommand {
                     for c in configurations where try catalog.add(c) { changed.append(c) }
                 }
             } catch let e as CatalogError {
-                throw CLIError.failure("pressdb config: \(target): \(e)")
+                throw CLIError.failure("\(target): \(e)")
             }
             let replayer = Replayer(store: store, catalog: catalog)
             let summary = try replayer.replayMissing()
-            if !args.flag("quiet") {
+            if !quiet {
                 var lines = configurations.map { c in
                     changed.contains(c) ? "config: added \(c.name) version \(c.version)"
                                         : "config: \(c.name) version \(c.version) is already current"
@@ -64,13 +66,13 @@ enum ConfigCommand: PressCommand {
             }
             return ExitCode.ok
         default:
-            throw CLIError.usage("pressdb config: the first argument is 'add' or 'show', not '\(action)'")
+            throw CLIError.usage("the first argument is 'add' or 'show', not '\(action)'")
         }
     }
 }
 
-enum ConfigsCommand: PressCommand {
-    static let spec = CommandSpec(
+struct ConfigsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "configs",
         abstract: "List the configurations: the built-in presets and those added.",
         discussion: """
@@ -78,8 +80,11 @@ enum ConfigsCommand: PressCommand {
         it comes from (preset or stored), how many versions are stored, its gesture model,
         pressed scale, press and release animations, action rule and delay, and how many stored
         sessions name it.
-        """,
-        options: [CommonOptions.db, CommonOptions.format([.table, .csv, .json, .markdown])])
+        """
+    )
+
+    @Option(.database) var database: DatabasePath
+    @Option(.format([OutputFormat.table, .csv, .json, .markdown])) var format: OutputFormat
 
     static func animationName(_ a: AnimationSpec) -> String {
         switch a {
@@ -101,9 +106,8 @@ enum ConfigsCommand: PressCommand {
         }
     }
 
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        let format = try CommonOptions.outputFormat(args, [.table, .csv, .json, .markdown])
-        let store = try openStore(args, command: "configs")
+    func run() throws -> Int32 {
+        let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)
         var counts: [String: Int] = [:]
         let s = try store.db.prepare("SELECT config, count(*) FROM sessions WHERE config IS NOT NULL GROUP BY config")
@@ -117,8 +121,8 @@ enum ConfigsCommand: PressCommand {
             let (c, origin) = catalog.current[name]!
             table.rows.append([
                 .text(name), .text(c.version), .text(origin.rawValue), .int(try catalog.versions(name).count),
-                .text(c.gesture.name), .double(c.animation.pressedScale), .text(animationName(c.animation.press)),
-                .text(animationName(c.animation.release)), .text(c.actionRule.rawValue), .double(c.actionDelay),
+                .text(c.gesture.name), .double(c.animation.pressedScale), .text(Self.animationName(c.animation.press)),
+                .text(Self.animationName(c.animation.release)), .text(c.actionRule.rawValue), .double(c.actionDelay),
                 .int(counts[name] ?? 0),
             ])
         }

@@ -3,8 +3,8 @@ import Foundation
 import PressCore
 import PressFormats
 
-enum DemoCommand: PressCommand {
-    static let spec = CommandSpec(
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "demo",
         abstract: "Generate an A/B log of the built-in presets, ingest, replay and report it.",
         discussion: """
@@ -15,25 +15,25 @@ enum DemoCommand: PressCommand {
         with arm B. Then it says where the database is, so you can explore it with the other
         commands. --html FILE also writes the summary as a self-contained HTML page (charts of
         the typical tap, feedback latency and outcome rates; docs/html-report.md).
-        """,
-        options: [
-            .option("db", "PATH", help: "Where to create the demo database (must not exist yet).\nDefault: a new folder under the system temporary directory\n(about 35 MB with the log; delete it when done)."),
-            .option("sessions", "N", help: "Sessions to generate (default 20000)."),
-            .option("seed", "S", help: "Random seed of the generated log (default 1)."),
-            .option("html", "FILE", help: "Also write the summary report as an HTML page to FILE."),
-            CommonOptions.quiet,
-        ])
+        """
+    )
 
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        let quiet = args.flag("quiet")
-        let sessions = try args.int("sessions") ?? 20_000
-        guard sessions > 0 else { throw CLIError.usage("pressdb demo: --sessions must be positive") }
-        let seed = args.string("seed") ?? "1"
+    @Option(name: "db", value: "PATH", help: "Where to create the demo database (must not exist yet)",
+            discussion: "About 35 MB with the log; delete it when done.",
+            defaultDescription: "a new folder under the system temporary directory")
+    var database: DatabasePath?
+    @Option(value: "N", help: "Sessions to generate", rule: .within(1...Int.max, "must be positive"))
+    var sessions = 20_000
+    @Option(value: "S", help: "Random seed of the generated log") var seed: UInt64 = 1
+    @Option(value: "FILE", help: "Also write the summary report as an HTML page to FILE") var html: String?
+    @Flag(.quiet) var quiet: Bool
+
+    func run() throws -> Int32 {
         let fm = FileManager.default
         let dbPath: String
-        if let p = args.string("db") {
+        if let p = database?.path {
             guard !fm.fileExists(atPath: p) else {
-                throw CLIError.usage("pressdb demo: \(p) already exists; the demo needs a fresh database (give a new path, or delete it)")
+                throw CLIError.usage("\(p) already exists; the demo needs a fresh database (give a new path, or delete it)")
             }
             dbPath = p
         } else {
@@ -46,14 +46,14 @@ enum DemoCommand: PressCommand {
 
         // 1. A synthetic log, written beside the database so it can be looked at.
         let started = Date()
-        let generate = try GenerateCommand.spec.parse([
-            "--sessions", String(sessions), "--seed", seed,
+        let generate = try GenerateCommand.parsed([
+            "--sessions", String(sessions), "--seed", String(seed),
             "--variants", "A=spring-press,B=longpress-safe-area,C=expand-delayed-click",
         ])
-        let (configuration, _) = try GenerateCommand.configuration(generate)
+        let configuration = try generate.logConfiguration()
         let log = try SyntheticLog(configuration)
         guard fm.createFile(atPath: logPath, contents: nil), let out = FileHandle(forWritingAtPath: logPath) else {
-            throw CLIError.failure("pressdb demo: cannot write \(logPath)")
+            throw CLIError.failure("cannot write \(logPath)")
         }
         var writer = TouchLogWriter(format: .ndjson, capacity: 1 << 20)
         var records = 0
@@ -67,23 +67,23 @@ enum DemoCommand: PressCommand {
         say("demo: generated \(sessions) synthetic sessions (\(records) touch records) → \(logPath)")
 
         // 2. Ingest (which replays), then report.
-        let ingest = try IngestCommand.run(try IngestCommand.spec.parse([logPath, "--db", dbPath, "--quiet"]))
+        let ingest = try IngestCommand.parsed([logPath, "--db", dbPath, "--quiet"]).run()
         guard ingest == ExitCode.ok else { return ingest }
         say(String(format: "demo: ingested and replayed into %@ in %.1f s", dbPath, Date().timeIntervalSince(started)))
         try emit("Summary per configuration (pressdb report):\n\n")
-        let report = try ReportCommand.run(try ReportCommand.spec.parse(["--db", dbPath]))
+        let report = try ReportCommand.parsed(["--db", dbPath]).run()
         guard report == ExitCode.ok else { return report }
-        if let html = args.string("html") {
-            let page = try ReportCommand.run(try ReportCommand.spec.parse(["--db", dbPath, "--format", "html", "--out", html]))
+        if let html {
+            let page = try ReportCommand.parsed(["--db", dbPath, "--format", "html", "--out", html]).run()
             guard page == ExitCode.ok else { return page }
             say("demo: wrote the HTML report to \(html)")
         }
 
         // 3. Compare arm B (longpress-safe-area) with arm A (spring-press).
         try emit("\nArm B against arm A (pressdb compare A B):\n\n")
-        let compare = try CompareCommand.run(try CompareCommand.spec.parse(["A", "B", "--db", dbPath]))
+        let compare = try CompareCommand.parsed(["A", "B", "--db", dbPath]).run()
         guard compare == ExitCode.ok else { return compare }
-        if let html = args.string("html") { try emit("\nThe HTML report is \(html): open it in a browser.\n") }
+        if let html { try emit("\nThe HTML report is \(html): open it in a browser.\n") }
 
         try emit("""
 

@@ -4,8 +4,8 @@ import Foundation
 import PressCore
 import PressFormats
 
-enum GenerateCommand: PressCommand {
-    static let spec = CommandSpec(
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "generate",
         abstract: "Write a synthetic touch log (NDJSON or CSV) from a model of fingers.",
         discussion: """
@@ -37,115 +37,70 @@ enum GenerateCommand: PressCommand {
         share absorbs it; flick: within scroll containers), to build a log where the arms'
         fingers really differ, e.g. --effect B:drag_out=+0.05. KIND: drift, drag_out,
         drag_back, cancel, flick.
-        """,
-        options: [
-            .option("sessions", short: "n", "N", help: "Number of sessions (default 1000)."),
-            .option("seed", "S", help: "Random seed, 0 to 2^64-1 (default 1)."),
-            .option("variants", "NAME=CONFIG", help: "The arms (default A=spring-press,B=expand-delayed-click).",
-                    repeatable: true),
-            .option("split", "P/Q/...", help: "Shares of the arms, one per variant (default equal: 50/50)."),
-            .option("containers", "NAME[:WEIGHT]", help: "Containers and weights: none, scroll, table,\nscroll-immediate (default none:2,scroll:2,table:1).",
-                    repeatable: true),
-            .option("format", "FORMAT", help: "Output: ndjson|csv (default ndjson)."),
-            .option("rate", "HZ", help: "Touch sample rate in Hz (default 60; 120 for ProMotion)."),
-            .option("effect", "VARIANT:KIND=DELTA", help: "Make one arm's fingers differ (see above).", repeatable: true),
-        ])
+        """
+    )
 
-    /// Builds the configuration the options describe.
     /// The most sessions one run generates: 100 million (about 1 G records, ~100 GB of NDJSON);
     /// a guard against typos and overflow, far above any benchmark.
     static let maximumSessions = 100_000_000
+    /// The generator's defaults, which the options' defaults are.
+    static let defaults = SyntheticLogConfiguration()
 
-    static func configuration(_ args: ParsedArguments) throws -> (SyntheticLogConfiguration, TouchLogFormat) {
-        var c = SyntheticLogConfiguration()
-        if let n = try args.int("sessions") {
-            guard n >= 0, n <= maximumSessions else {
-                throw CLIError.usage("pressdb generate: --sessions must be from 0 to \(maximumSessions), not \(n)")
-            }
-            c.sessions = n
-        }
-        if let s = args.string("seed") {
-            guard let seed = UInt64(s) else {
-                throw CLIError.usage("pressdb generate: --seed needs a whole number from 0 to 2^64-1, not '\(s)'")
-            }
-            c.seed = seed
-        }
-        let variants = args.strings("variants")
-        if !variants.isEmpty {
-            c.arms = try variants.map { v in
-                let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                    throw CLIError.usage("pressdb generate: --variants needs NAME=CONFIG, not '\(v)'")
-                }
-                return SyntheticArm(variant: parts[0], config: parts[1])
-            }
-        }
-        if let split = args.string("split") {
+    @Option(short: "n", value: "N", help: "Number of sessions",
+            rule: .within(0...GenerateCommand.maximumSessions, "must be from 0 to \(GenerateCommand.maximumSessions)"))
+    var sessions = defaults.sessions
+    @Option(value: "S", help: "Random seed, 0 to 2^64-1") var seed = defaults.seed
+    @Option(value: "NAME=CONFIG", help: "The arms") var variants = defaults.arms
+    @Option(value: "P/Q/...", help: "Shares of the arms, one per variant", defaultDescription: "equal: 50/50")
+    var split: String?
+    @Option(value: "NAME[:WEIGHT]", help: "Containers and weights: none, scroll, table, scroll-immediate")
+    var containers = defaults.containers
+    @Option(.format(TouchLogFormat.allCases)) var format: TouchLogFormat
+    @Option(value: "HZ", help: "Touch sample rate in Hz", discussion: "120 for ProMotion.") var rate = defaults.sampleRate
+    @Option(name: "effect", value: "VARIANT:KIND=DELTA", help: "Make one arm's fingers differ, as described above")
+    var effects: [ArmEffect]
+
+    /// The generator's configuration the options describe.
+    /// - Throws: `CLIError.usage` for a split or effect that does not fit the variants, or a
+    ///   configuration `SyntheticLogConfiguration.validate` refuses.
+    func logConfiguration() throws -> SyntheticLogConfiguration {
+        var c = SyntheticLogConfiguration(sessions: sessions, seed: seed, arms: variants, containers: containers,
+                                          sampleRate: rate)
+        if let split {
             let shares = split.split(separator: "/", omittingEmptySubsequences: false).map { Double($0) }
             guard shares.count == c.arms.count, shares.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else {
-                throw CLIError.usage("pressdb generate: --split needs \(c.arms.count) non-negative numbers separated by '/', one per variant, not '\(split)'")
+                throw CLIError.usage("--split needs \(c.arms.count) non-negative numbers separated by '/', one per variant, not '\(split)'")
             }
             for i in c.arms.indices { c.arms[i].weight = shares[i]! }
         }
-        let containers = args.strings("containers")
-        if !containers.isEmpty {
-            c.containers = try containers.map { item in
-                let parts = item.split(separator: ":", maxSplits: 1).map(String.init)
-                guard let container = Container(named: parts[0]) else {
-                    let names = Container.named.compactMap(\.name).joined(separator: ", ")
-                    throw CLIError.usage("pressdb generate: unknown container '\(parts[0])' (known: \(names))")
-                }
-                var weight = 1.0
-                if parts.count == 2 {
-                    guard let w = Double(parts[1]), w >= 0, w.isFinite else {
-                        throw CLIError.usage("pressdb generate: container weight must be a non-negative number, not '\(parts[1])'")
-                    }
-                    weight = w
-                }
-                return ContainerShare(container, weight: weight)
+        for effect in effects {
+            guard let arm = c.arms.firstIndex(where: { $0.variant == effect.variant }) else {
+                throw CLIError.usage("--effect names variant '\(effect.variant)', which is not among --variants")
             }
-        }
-        if let r = try args.double("rate") { c.sampleRate = r }
-        for effect in args.strings("effect") {
-            let usage = "pressdb generate: --effect needs VARIANT:KIND=DELTA (KIND: drift, drag_out, drag_back, cancel, flick), not '\(effect)'"
-            guard let colon = effect.firstIndex(of: ":"), let eq = effect.firstIndex(of: "="), colon < eq else {
-                throw CLIError.usage(usage)
-            }
-            let variant = String(effect[..<colon])
-            let kindName = String(effect[effect.index(after: colon)..<eq])
-            var deltaText = String(effect[effect.index(after: eq)...])
-            if deltaText.hasPrefix("+") { deltaText.removeFirst() }
-            guard let kind = FingerBehavior(rawValue: kindName), kind != .tap, let delta = Double(deltaText), delta.isFinite
-            else { throw CLIError.usage(usage) }
-            guard let arm = c.arms.firstIndex(where: { $0.variant == variant }) else {
-                throw CLIError.usage("pressdb generate: --effect names variant '\(variant)', which is not among --variants")
-            }
-            guard let mix = c.arms[arm].behaviors.adjusting(kind, by: delta) else {
-                throw CLIError.usage("pressdb generate: --effect \(effect) puts a probability outside 0...1")
+            guard let mix = c.arms[arm].behaviors.adjusting(effect.behavior, by: effect.delta) else {
+                throw CLIError.usage("--effect \(effect.argumentDescription) puts a probability outside 0...1")
             }
             c.arms[arm].behaviors = mix
         }
-        let format = try args.choice("format", TouchLogFormat.allCases.map(\.rawValue)).flatMap(TouchLogFormat.init) ?? .ndjson
         do { try c.validate() } catch let e as SyntheticLogError {
-            throw CLIError.usage("pressdb generate: \(e.description)")
+            throw CLIError.usage(e.description)
         }
-        return (c, format)
+        return c
     }
 
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        let (configuration, format) = try configuration(args)
-        let log = try SyntheticLog(configuration)
+    func run() throws -> Int32 {
+        let log = try SyntheticLog(try logConfiguration())
         let chunk = 1 << 20
         var writer = TouchLogWriter(format: format, capacity: chunk)
         writer.writeHeader()
         try log.forEachRecord { session, index in
             writer.append(session, sample: index)
             if writer.buffer.count >= chunk {
-                try writeAll(writer.buffer)
+                try Self.writeAll(writer.buffer)
                 writer.removeAll()
             }
         }
-        try writeAll(writer.buffer)
+        try Self.writeAll(writer.buffer)
         return ExitCode.ok
     }
 
@@ -157,10 +112,63 @@ enum GenerateCommand: PressCommand {
                 let n = write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw CLIError.failure("pressdb generate: cannot write to standard output: \(String(cString: strerror(errno)))")
+                    throw CLIError.failure("cannot write to standard output: \(String(cString: strerror(errno)))")
                 }
                 offset += n
             }
         }
     }
+}
+
+extension SyntheticArm: ExpressibleByArgument {
+    /// `NAME=CONFIG`.
+    init(argument: String) throws(InvalidArgument) {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw .requirement("needs NAME=CONFIG") }
+        self.init(variant: parts[0], config: parts[1])
+    }
+    var argumentDescription: String { "\(variant)=\(config)" }
+}
+
+extension ContainerShare: ExpressibleByArgument {
+    /// `NAME[:WEIGHT]`, weight 1 when left out.
+    init(argument: String) throws(InvalidArgument) {
+        let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let container = Container(named: parts[0]) else {
+            throw .problem("unknown container '\(parts[0])' (known: \(Container.allValueStrings!.joined(separator: ", ")))")
+        }
+        var weight = 1.0
+        if parts.count == 2 {
+            guard let w = Double(parts[1]), w >= 0, w.isFinite else {
+                throw .problem("container weight must be a non-negative number, not '\(parts[1])'")
+            }
+            weight = w
+        }
+        self.init(container, weight: weight)
+    }
+    var argumentDescription: String { "\(container.argumentDescription):\(Render.full(weight))" }
+}
+
+/// `--effect VARIANT:KIND=DELTA`: add DELTA to the probability of finger behaviour KIND in one arm.
+struct ArmEffect: ExpressibleByArgument {
+    var variant: String
+    var behavior: FingerBehavior
+    var delta: Double
+
+    init(argument: String) throws(InvalidArgument) {
+        let requirement = InvalidArgument.requirement("needs VARIANT:KIND=DELTA (KIND: "
+            + FingerBehavior.allCases.filter { $0 != .tap }.map(\.rawValue).joined(separator: ", ") + ")")
+        guard let colon = argument.firstIndex(of: ":"), let eq = argument.firstIndex(of: "="), colon < eq else {
+            throw requirement
+        }
+        var deltaText = String(argument[argument.index(after: eq)...])
+        if deltaText.hasPrefix("+") { deltaText.removeFirst() }
+        guard let kind = FingerBehavior(rawValue: String(argument[argument.index(after: colon)..<eq])), kind != .tap,
+              let delta = Double(deltaText), delta.isFinite else { throw requirement }
+        variant = String(argument[..<colon])
+        behavior = kind
+        self.delta = delta
+    }
+
+    var argumentDescription: String { "\(variant):\(behavior.rawValue)=\(delta >= 0 ? "+" : "")\(Render.full(delta))" }
 }

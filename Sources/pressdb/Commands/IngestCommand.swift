@@ -5,8 +5,8 @@ import PressCore
 import PressFormats
 import PressStore
 
-enum IngestCommand: PressCommand {
-    static let spec = CommandSpec(
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "ingest",
         abstract: "Read touch logs (NDJSON, CSV) or device recordings (getevent, evemu) into the database.",
         discussion: """
@@ -29,93 +29,78 @@ enum IngestCommand: PressCommand {
         Example (a 1080 x 2340 px phone at 440 dpi: 440 / 160 = 2.75 px per pt):
           pressdb ingest --format getevent --abs-range 0:1079,0:2339 --screen 1080x2340 \\
               --px-per-pt 2.75 --layout screen.json --container scroll rec.getevent-lt.txt
-        """,
-        positionals: [PositionalSpec(name: "FILE|-", help: "Input files; '-' or none reads standard input.",
-                                     optional: true, variadic: true)],
-        options: [
-            CommonOptions.db,
-            .option("format", "FORMAT", help: "Input format: auto|ndjson|csv|getevent|evemu (default auto: '{' first\nmeans NDJSON, a CSV header with 'session' and 't' columns CSV,\nelse a getevent or evemu recording recognised by its first lines)."),
-            .option("config", "NAME", help: "Configuration name for sessions that give none."),
-            .option("container", "NAME", help: "Container for sessions that give none:\nnone|scroll|table|scroll-immediate."),
-            .option("abs-range", "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g.\n0:1079,0:2339 (default: the recording's own A: or getevent -p\nranges, else none: pixels = raw)."),
-            .option("screen", "WxH", help: "Device recordings: the screen size in pixels, e.g. 1080x2340\n(default: the axis span, so pixels = raw - min)."),
-            .option("px-per-pt", "F", help: "Device recordings: pixels per point, e.g. Android density / 160\n(2 for a 320 dpi phone; default 1)."),
-            .option("layout", "FILE.json", help: "Device recordings: the screen's controls, {\"controls\": [{\"id\", \"frame\":\n[x,y,w,h] in points, \"container\", \"scroll_axis\", \"config\"}, …]}\nor one {\"type\":\"control\",…} record per line."),
-            .flag("strict", help: "Abort on the first rejected record; write nothing (exit status 3)."),
-            CommonOptions.quiet,
-        ])
+        """
+    )
+
+    @Argument(name: "FILE|-", help: "Input files; '-' or none reads standard input") var files: [String]
+    @Option(.database) var database: DatabasePath
+    @Option(value: "FORMAT", help: "Input format",
+            discussion: "auto: '{' first means NDJSON, a CSV header with 'session' and 't' columns CSV, else a getevent or evemu recording recognised by its first lines.")
+    var format = InputFormatSelection.auto
+    @Option(value: "NAME", help: "Configuration name for sessions that give none") var config: String?
+    @Option(value: "NAME", help: "Container for sessions that give none") var container: Container?
+    @Option(value: "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g. 0:1079,0:2339",
+            defaultDescription: "the recording's own A: or getevent -p ranges, else none: pixels = raw")
+    var absRange: AbsRanges?
+    @Option(value: "WxH", help: "Device recordings: the screen size in pixels, e.g. 1080x2340",
+            defaultDescription: "the axis span, so pixels = raw - min")
+    var screen: ScreenSize?
+    @Option(value: "F", help: "Device recordings: pixels per point, e.g. Android density / 160, 2 for a 320 dpi phone",
+            requirement: "needs a positive number of pixels per point (e.g. 2, Android density / 160)", rule: .positive)
+    var pxPerPt = DeviceLogOptions.defaultPixelsPerPoint
+    @Option(value: "FILE.json",
+            help: "Device recordings: the screen's controls, {\"controls\": [{\"id\", \"frame\": [x,y,w,h] in points, \"container\", \"scroll_axis\", \"config\"}, …]} or one {\"type\":\"control\",…} record per line")
+    var layout: String?
+    @Flag(help: "Abort on the first rejected record; write nothing (exit status 3).") var strict: Bool
+    @Flag(.quiet) var quiet: Bool
 
     /// Reject messages printed before "… and N more".
     static let rejectMessagesShown = 20
 
     /// The device-recording options from `--abs-range`, `--screen`, `--px-per-pt` and `--layout`,
     /// with `attributes` as every session's defaults.
-    /// - Throws: `CLIError.usage` (status 2) naming the flag and the expected form for a bad
-    ///   value or layout; `CLIError.failure` (status 1) for an unreadable layout file.
-    static func deviceOptions(_ args: ParsedArguments, attributes: SessionAttributes) throws -> DeviceLogOptions {
+    /// - Throws: `CLIError.usage` (status 2) for a layout that does not parse; `CLIError.failure`
+    ///   (status 1) for an unreadable layout file.
+    func deviceOptions(attributes: SessionAttributes) throws -> DeviceLogOptions {
         var options = DeviceLogOptions(attributes: attributes)
-        if let text = args.string("abs-range") {
-            do { options.absRange = try AbsRanges(parsing: text) } catch {
-                throw CLIError.usage("pressdb ingest: --abs-range: \(error.message); expected X0:X1,Y0:Y1, e.g. 0:1079,0:2339")
-            }
-        }
-        if let text = args.string("screen") {
-            do { options.screen = try ScreenSize(parsing: text) } catch {
-                throw CLIError.usage("pressdb ingest: --screen: \(error.message)")
-            }
-        }
-        if let text = args.string("px-per-pt") {
-            guard let f = Double(text), f.isFinite, f > 0 else {
-                throw CLIError.usage("pressdb ingest: --px-per-pt needs a positive number of pixels per point "
-                    + "(e.g. 2, Android density / 160), not '\(text)'")
-            }
-            options.pixelsPerPoint = f
-        }
-        if let path = args.string("layout") {
+        options.absRange = absRange
+        options.screen = screen
+        options.pixelsPerPoint = pxPerPt
+        if let path = layout {
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw CLIError.failure("pressdb ingest: --layout: cannot read \(path)")
+                throw CLIError.failure("--layout: cannot read \(path)")
             }
             do { options.layout = try LayoutJSON.parse(data, file: path) } catch {
-                throw CLIError.usage("pressdb ingest: --layout: \(error.message); expected {\"controls\": [{\"id\": …, \"frame\": [x, y, w, h]}, …]}")
+                throw CLIError.usage("--layout: \(error.message); expected {\"controls\": [{\"id\": …, \"frame\": [x, y, w, h]}, …]}")
             }
         }
         return options
     }
 
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        let format = try args.choice("format", ["auto"] + InputFormat.allCases.map(\.rawValue)) ?? "auto"
+    func run() throws -> Int32 {
         var options = IngestOptions()
-        options.strict = args.flag("strict")
-        options.defaultConfig = args.string("config")
-        options.rejectMessagesKept = rejectMessagesShown
+        options.strict = strict
+        options.defaultConfig = config
+        options.rejectMessagesKept = Self.rejectMessagesShown
         options.replayStoredSessions = true
-        if let name = args.string("container") {
-            guard let c = Container(named: name) else {
-                throw CLIError.usage("pressdb ingest: --container must be one of none, scroll, table, scroll-immediate, not '\(name)'")
-            }
-            options.defaultContainer = c
-        }
-        var device = try deviceOptions(args, attributes: SessionAttributes(config: options.defaultConfig,
-                                                                          container: options.defaultContainer))
-        let quiet = args.flag("quiet")
-        let paths = args.positionals.isEmpty ? ["-"] : args.positionals
+        if let container { options.defaultContainer = container }
+        var device = try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
+                                                                     container: options.defaultContainer))
+        let paths = files.isEmpty ? ["-"] : files
 
         // Open every input first: a missing file fails before anything is written.
         var inputs: [ByteInput] = []
         for path in paths {
             if path == "-" { inputs.append(ByteInput(fileDescriptor: STDIN_FILENO, name: "-")); continue }
             do { inputs.append(try ByteInput(path: path)) } catch let e as InputError {
-                throw CLIError.failure("pressdb ingest: cannot read \(e.message)")
+                throw CLIError.failure("cannot read \(e.message)")
             }
         }
 
-        let dbPath = CommonOptions.databasePath(args)
-        let databaseExisted = FileManager.default.fileExists(atPath: dbPath)
-        let store: Store
-        do { store = try Store.open(path: dbPath) } catch {
-            throw CLIError.failure("pressdb ingest: \(DatabaseProblem.describe(error, path: dbPath))")
-        }
+        let dbPath = database.path
+        let databaseExisted = database.exists
+        let store = try database.openStore()
         // Ctrl-C: stop at the next batch boundary, keep what is whole (Interrupt.swift).
         Interrupt.install()
         defer { Interrupt.uninstall() }
@@ -130,7 +115,7 @@ enum IngestCommand: PressCommand {
             ingesting = ingester
             for (input, path) in zip(inputs, paths) {
                 if Interrupt.requested() { throw IngestInterrupted() }
-                let f: InputFormat = format == "auto" ? try InputFormat.detect(input) : InputFormat(rawValue: format)!
+                let f: InputFormat = try format.format ?? InputFormat.detect(input)
                 switch f {
                 case .ndjson:
                     // Layout records apply to the device recordings read after them.
@@ -170,10 +155,10 @@ enum IngestCommand: PressCommand {
             return ExitCode.rejects
         } catch let e as InputError {
             progress.clear()
-            throw CLIError.failure("pressdb ingest: \(e.message)")
+            throw CLIError.failure("\(e.message)")
         } catch {
             progress.clear()
-            throw CLIError.failure("pressdb ingest: \(DatabaseProblem.describe(error, path: dbPath))")
+            throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath))")
         }
         progress.clear()
 
@@ -190,7 +175,7 @@ enum IngestCommand: PressCommand {
             replayed = try replayer.replayMissing()
             replayed.replayed += summary.sessionsReplayed
         } catch {
-            throw CLIError.failure("pressdb ingest: the sessions are stored, but replaying them failed: "
+            throw CLIError.failure("the sessions are stored, but replaying them failed: "
                 + "\(DatabaseProblem.describe(error, path: dbPath)); run 'pressdb replay' to retry")
         }
         if Interrupt.requested() {
@@ -200,18 +185,19 @@ enum IngestCommand: PressCommand {
         let rejectCount = summary.rejects + configRejects.count
 
         if !quiet {
-            let shown = Array((summary.firstRejects + configRejects).prefix(rejectMessagesShown))
+            let shown = Array((summary.firstRejects + configRejects).prefix(Self.rejectMessagesShown))
             var lines: [String] = shown.map(\.description)
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
-            lines.append(summaryLine(summary, controlRecords: controlRecords, seconds: seconds(ContinuousClock.now - started)))
+            lines.append(Self.summaryLine(summary, controlRecords: controlRecords, seconds: Self.seconds(ContinuousClock.now - started)))
             lines += ReplayCommand.describe(replayed)
             printError(lines.joined(separator: "\n"))
         }
         return rejectCount > 0 ? ExitCode.rejects : ExitCode.ok
     }
 
+    /// A duration in seconds (ingest and replay report their times so).
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
@@ -251,3 +237,44 @@ enum IngestCommand: PressCommand {
         }
     }
 }
+
+/// `--format` of ingest: a named input format, or `auto` (each input's format told from its
+/// first bytes, `InputFormat.detect`).
+enum InputFormatSelection: ExpressibleByArgument {
+    case auto
+    case named(InputFormat)
+
+    init(argument: String) throws(InvalidArgument) {
+        if argument == "auto" { self = .auto; return }
+        guard let f = InputFormat(rawValue: argument) else {
+            throw .requirement("must be one of \(Self.allValueStrings!.joined(separator: ", "))")
+        }
+        self = .named(f)
+    }
+
+    /// The format given, nil for `auto`.
+    var format: InputFormat? {
+        if case .named(let f) = self { return f }
+        return nil
+    }
+
+    var argumentDescription: String { format?.rawValue ?? "auto" }
+    static var allValueStrings: [String]? { ["auto"] + InputFormat.allCases.map(\.rawValue) }
+}
+
+extension AbsRanges: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        do { try self.init(parsing: argument) } catch {
+            throw .problem("\(error.message); expected X0:X1,Y0:Y1, e.g. 0:1079,0:2339")
+        }
+    }
+    var argumentDescription: String { "\(x.min):\(x.max),\(y.min):\(y.max)" }
+}
+
+extension ScreenSize: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        do { try self.init(parsing: argument) } catch { throw .problem(error.message) }
+    }
+    var argumentDescription: String { "\(width)x\(height)" }
+}
+

@@ -1,6 +1,6 @@
 // Every subcommand, in the order `pressdb --help` lists them.
 
-var commands: [PressCommand.Type] {
+var commands: [any ParsableCommand.Type] {
     [
         DemoCommand.self,
         IngestCommand.self,

@@ -4,8 +4,8 @@ import Foundation
 import PressCore
 import PressStore
 
-enum ReplayCommand: PressCommand {
-    static let spec = CommandSpec(
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "replay",
         abstract: "Replay stored sessions through the press model and store their results.",
         discussion: """
@@ -24,18 +24,33 @@ enum ReplayCommand: PressCommand {
 
         Example:
           pressdb replay --as expand-delayed-click --format csv > counterfactual.csv
-        """,
-        options: [
-            CommonOptions.db,
-            .option("as", "CONFIG", help: "Replay as this configuration (a preset or one added with 'pressdb config add')."),
-            .option("session", "ID", help: "Only these sessions (repeatable, or comma-separated).", repeatable: true),
-            .flag("missing", help: "Only sessions that have no result under their own configuration yet."),
-            .option("config", "NAME", help: "Configuration of sessions that name none (default spring-press)."),
-            .option("refresh-rate", "HZ", help: "Display refresh rate for the first visible frame (default 60;\n1 to 1000). Results on another display are printed, not stored."),
-            .option("density", "PX", help: "Device pixels per point (default 3; 0.5 to 10). Results on\nanother density are printed, not stored."),
-            CommonOptions.format([.table, .csv, .json, .ndjson]),
-            .flag("quiet", short: "q", help: "Print nothing: no rows, no summary (results are still stored)."),
-        ])
+        """
+    )
+
+    @Option(.database) var database: DatabasePath
+    @Option(name: "as", value: "CONFIG", help: "Replay as this configuration (a preset or one added with 'pressdb config add')")
+    var target: String?
+    @Option(name: "session", value: "ID", help: "Only these sessions")
+    var sessions: [String]
+    @Flag(help: "Only sessions that have no result under their own configuration yet.") var missing: Bool
+    @Option(value: "NAME", help: "Configuration of sessions that name none")
+    var config = PressConfiguration.springPress.name
+    @Option(value: "HZ", help: "Display refresh rate for the first visible frame, 1 to 1000",
+            discussion: "Results on another display are printed, not stored.",
+            rule: .within(1...1000, "must be from 1 to 1000 Hz"))
+    var refreshRate = Display().refreshRate
+    @Option(value: "PX", help: "Device pixels per point, 0.5 to 10",
+            discussion: "Results on another density are printed, not stored.",
+            rule: .within(0.5...10, "must be from 0.5 to 10 px per pt"))
+    var density = Display().density
+    @Option(.format([OutputFormat.table, .csv, .json, .ndjson])) var format: OutputFormat
+    @Flag(.quiet(help: "Print nothing: no rows, no summary (results are still stored).")) var quiet: Bool
+
+    func validate() throws {
+        if missing && ($target.wasGiven || $sessions.wasGiven) {
+            throw CLIError.usage("--missing replays sessions without their own result; it does not go with --as or --session")
+        }
+    }
 
     static let columns: [Column] = [
         Column("session"), Column("config"), Column("variant"), Column("outcome"), Column("cancel_reason"),
@@ -62,67 +77,47 @@ enum ReplayCommand: PressCommand {
         return lines
     }
 
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        let format = try CommonOptions.outputFormat(args, [.table, .csv, .json, .ndjson])
-        let quiet = args.flag("quiet")
-        var display = Display()
-        if let hz = try args.double("refresh-rate") {
-            guard hz >= 1, hz <= 1000 else { throw CLIError.usage("pressdb replay: --refresh-rate must be from 1 to 1000 Hz, not \(hz)") }
-            display.refreshRate = hz
-        }
-        if let px = try args.double("density") {
-            guard px >= 0.5, px <= 10 else { throw CLIError.usage("pressdb replay: --density must be from 0.5 to 10 px per pt, not \(px)") }
-            display.density = px
-        }
-        let store = try openStore(args, command: "replay")
+    func run() throws -> Int32 {
+        let display = Display(refreshRate: refreshRate, density: density)
+        let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)
         var options = ReplayOptions(display: display)
         // Stored results are measured on the default display; another display is shown, not stored.
         options.storesResults = display == Display()
-        if let name = args.string("config") {
-            guard catalog.resolve(name) != nil else { throw unknownConfiguration(name, "replay", catalog) }
-            options.defaultConfig = name
-        }
+        guard catalog.resolve(config) != nil else { throw unknownConfiguration(config, catalog) }
+        options.defaultConfig = config
         let replayer = Replayer(store: store, catalog: catalog, options: options)
         var target: PressConfiguration? = nil
-        if let name = args.string("as") {
-            guard let c = catalog.resolve(name) else { throw unknownConfiguration(name, "replay", catalog) }
+        if let name = self.target {
+            guard let c = catalog.resolve(name) else { throw unknownConfiguration(name, catalog) }
             target = c
         }
-        let sessions = args.strings("session")
         if try store.sessionCount() == 0 {
-            printError("pressdb replay: the database \(CommonOptions.databasePath(args)) holds no sessions; ingest a log first ('pressdb ingest FILE')")
-            return ExitCode.empty
+            throw CLIError.empty("the database \(database.path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
         }
 
-        let out = RowStream(format: quiet ? nil : format, columns: columns)
+        let out = RowStream(format: quiet ? nil : format, columns: Self.columns)
         let started = ContinuousClock.now
         let summary: ReplaySummary
-        let missingOnly = args.flag("missing")
-        if missingOnly && (target != nil || !sessions.isEmpty) {
-            throw CLIError.usage("pressdb replay: --missing replays sessions without their own result; it does not go with --as or --session")
-        }
-        if missingOnly {
-            summary = try replayer.replayMissing { out.add(cells($0, $1)) }
+        if missing {
+            summary = try replayer.replayMissing { out.add(Self.cells($0, $1)) }
         } else {
             let filter = SessionFilter(sessions: sessions.isEmpty ? nil : sessions)
-            summary = try replayer.replay(filter, as: target) { out.add(cells($0, $1)) }
+            summary = try replayer.replay(filter, as: target) { out.add(Self.cells($0, $1)) }
             if !sessions.isEmpty && summary.replayed + summary.failureCount == 0 && summary.unknownConfigs.isEmpty {
-                printError("pressdb replay: no stored session has the id \(sessions.joined(separator: ", "))")
-                return ExitCode.empty
+                throw CLIError.empty("no stored session has the id \(sessions.joined(separator: ", "))")
             }
         }
         out.finish()
         if !quiet {
-            let elapsed = ContinuousClock.now - started
-            let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            var lines = describe(summary)
+            let secs = IngestCommand.seconds(ContinuousClock.now - started)
+            var lines = Self.describe(summary)
             lines[0] += String(format: " in %.2f s", secs) + (target.map { " as \($0.name) (version \($0.version))" } ?? "")
             if !options.storesResults {
                 lines[0] += String(format: "; on a %g Hz, %g px/pt display: printed, not stored (stored results use 60 Hz, 3 px/pt)",
                                    display.refreshRate, display.density)
             }
-            if summary.replayed == 0 && missingOnly && summary.unknownConfigs.isEmpty {
+            if summary.replayed == 0 && missing && summary.unknownConfigs.isEmpty {
                 lines[0] += "; every session already has its result"
             }
             printError(lines.joined(separator: "\n"))
@@ -131,18 +126,10 @@ enum ReplayCommand: PressCommand {
     }
 }
 
-/// Opens the database for writing with a one-line error naming it.
-func openStore(_ args: ParsedArguments, command: String) throws -> Store {
-    let path = CommonOptions.databasePath(args)
-    do { return try Store.open(path: path) } catch {
-        throw CLIError.failure("pressdb \(command): \(DatabaseProblem.describe(error, path: path))")
-    }
-}
-
 /// The error for a configuration name that is neither a preset nor stored.
-func unknownConfiguration(_ name: String, _ command: String, _ catalog: ConfigurationCatalog) -> CLIError {
+func unknownConfiguration(_ name: String, _ catalog: ConfigurationCatalog) -> CLIError {
     let known = catalog.current.keys.sorted().joined(separator: ", ")
-    return CLIError.usage("pressdb \(command): no configuration named '\(name)' (known: \(known)); add one with 'pressdb config add FILE.json'")
+    return CLIError.usage("no configuration named '\(name)' (known: \(known)); add one with 'pressdb config add FILE.json'")
 }
 
 /// Writes result rows as they come: CSV, NDJSON and JSON stream; the terminal table is

@@ -3,8 +3,8 @@ import Foundation
 import PressCharts
 import PressStore
 
-enum ReportCommand: PressCommand {
-    static let spec = CommandSpec(
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         name: "report",
         abstract: "Outcome rates and perceived latency per configuration, variant, control, screen or app version.",
         discussion: """
@@ -26,20 +26,22 @@ enum ReportCommand: PressCommand {
           pressdb report --where variant=B,screen=feed --since 1700000000
           pressdb report --reports ./my-reports weekly
           pressdb report --format html --out report.html
-        """,
-        positionals: [PositionalSpec(name: "NAME", help: "The report to run (default summary).", optional: true)],
-        options: [
-            CommonOptions.db,
-            .option("by", "COLUMN", help: "Group by config|variant|control|screen|app_version (default config)."),
-            .option("where", "KEY=VALUE", help: "Only sessions with these values (comma-separated pairs; keys:\n\(ReportFilter.filterKeys.joined(separator: ", "))).", repeatable: true),
-            .option("since", "T", help: "Only sessions touching down at or after T (seconds, the log's clock)."),
-            .option("until", "T", help: "Only sessions touching down at or before T."),
-            .option("as", "CONFIG", help: "Report the sessions replayed as CONFIG ('pressdb replay --as')\ninstead of each under its own configuration."),
-            .option("reports", "DIR", help: "A folder of your own .sql report files."),
-            .flag("list", help: "List the available reports with their descriptions."),
-            .option("format", "FORMAT", help: "Output: table|csv|json|markdown|html (default table)."),
-            CommonOptions.out,
-        ])
+        """
+    )
+
+    @Argument(help: "The report to run (default summary)") var name: String?
+    @Option(.database) var database: DatabasePath
+    @Option(.by(ReportFilter.groupings, default: ReportFilter().by, help: "Group by")) var by: String
+    @Option(.where(keys: ReportFilter.filterKeys)) var filter: [Equality]
+    @Option(value: "T", help: "Only sessions touching down at or after T (seconds, the log's clock)") var since: Double?
+    @Option(value: "T", help: "Only sessions touching down at or before T") var until: Double?
+    @Option(name: "as", value: "CONFIG",
+            help: "Report the sessions replayed as CONFIG ('pressdb replay --as') instead of each under its own configuration")
+    var replayedAs: String?
+    @Option(value: "DIR", help: "A folder of your own .sql report files") var reports: String?
+    @Flag(help: "List the available reports with their descriptions.") var list: Bool
+    @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
+    @Option(.out) var out: String?
 
     /// Built-in reports plus the `.sql` files of `dir`.
     static func definitions(_ dir: String?) throws -> [ReportDefinition] {
@@ -47,30 +49,18 @@ enum ReportCommand: PressCommand {
         guard let dir else { return all }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: dir) } catch {
-            throw CLIError.failure("pressdb report: cannot read --reports folder \(dir): \(error.localizedDescription)")
+            throw CLIError.failure("cannot read --reports folder \(dir): \(error.localizedDescription)")
         }
         for name in names.sorted() where name.hasSuffix(".sql") {
             let path = (dir as NSString).appendingPathComponent(name)
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CLIError.failure("pressdb report: cannot read \(path) as UTF-8 text")
+                throw CLIError.failure("cannot read \(path) as UTF-8 text")
             }
             let def = ReportDefinition(name: String(name.dropLast(4)), sql: text, isUserDefined: true)
             all.removeAll { $0.name == def.name }
             all.append(def)
         }
         return all
-    }
-
-    /// Parses `--where a=b,c=d`.
-    static func equalities(_ args: ParsedArguments) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for pair in args.strings("where") {
-            guard let eq = pair.firstIndex(of: "=") else {
-                throw CLIError.usage("pressdb report: --where takes KEY=VALUE pairs, not '\(pair)'")
-            }
-            out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-        }
-        return out
     }
 
     /// How a report column is shown in the terminal, from its name and first value.
@@ -141,9 +131,6 @@ enum ReportCommand: PressCommand {
         return out
     }
 
-    /// The formats besides HTML (which `--format html` selects before these are parsed).
-    static let tabularFormats: [OutputFormat] = [.table, .csv, .json, .markdown]
-
     /// Why `report_input` is empty, and what to do about it.
     static func emptyInputReason(_ runner: ReportRunner, _ filter: ReportFilter) throws -> String {
         let unknown = try runner.unknownConfigurations()
@@ -162,56 +149,55 @@ enum ReportCommand: PressCommand {
         return "no session has a replay result yet (run 'pressdb replay')"
     }
 
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        let defs = try definitions(args.string("reports"))
-        let html = try args.choice("format", tabularFormats.map(\.rawValue) + ["html"]) == "html"
-        if html && args.flag("list") {
-            try emit(ReportPage.list(defs, generatedAt: Date()).render(), to: args.string("out"), protecting: CommonOptions.databasePath(args))
+    func run() throws -> Int32 {
+        let defs = try Self.definitions(reports)
+        let path = database.path
+        if list {
+            let page: String
+            if let tabular = format.tabular {
+                let t = ResultTable(columns: [Column("report"), Column("source"), Column("description")],
+                                    rows: defs.map { [.text($0.name), .text($0.isUserDefined ? "user" : "built-in"), .text($0.summary)] })
+                page = Render.render(t, as: tabular, color: useColor())
+            } else {
+                page = ReportPage.list(defs, generatedAt: Date()).render()
+            }
+            try emit(page, to: out, protecting: path)
             return ExitCode.ok
         }
-        if args.flag("list") {
-            let t = ResultTable(columns: [Column("report"), Column("source"), Column("description")],
-                                rows: defs.map { [.text($0.name), .text($0.isUserDefined ? "user" : "built-in"), .text($0.summary)] })
-            try emit(Render.render(t, as: try CommonOptions.outputFormat(args, tabularFormats), color: useColor()),
-                     to: args.string("out"), protecting: CommonOptions.databasePath(args))
-            return ExitCode.ok
-        }
-        let name = args.positionals.first ?? "summary"
+        let name = self.name ?? "summary"
         guard let def = defs.first(where: { $0.name == name }) else {
-            throw CLIError.usage("pressdb report: no report named '\(name)'; available: \(defs.map(\.name).joined(separator: ", ")) ('pressdb report --list')")
+            throw CLIError.usage("no report named '\(name)'; available: \(defs.map(\.name).joined(separator: ", ")) ('pressdb report --list')")
         }
-        let format = html ? OutputFormat.table : try CommonOptions.outputFormat(args, tabularFormats)
         var filter = ReportFilter()
-        filter.by = try args.choice("by", ReportFilter.groupings) ?? "config"
-        filter.equals = try equalities(args)
-        filter.since = try args.double("since")
-        filter.until = try args.double("until")
-        filter.replayedAs = args.string("as")
+        filter.by = by
+        filter.equals = Equality.dictionary(self.filter)
+        filter.since = since
+        filter.until = until
+        filter.replayedAs = replayedAs
 
-        let path = CommonOptions.databasePath(args)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError(message: "pressdb report: no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')", status: ExitCode.empty)
+        guard database.exists else {
+            throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
         }
         let runner: ReportRunner
         do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {
-            throw CLIError.usage("pressdb report: \(e)")
+            throw CLIError.usage("\(e)")
         } catch {
-            throw CLIError.failure("pressdb report: \(DatabaseProblem.describe(error, path: path))")
+            throw CLIError.failure(DatabaseProblem.describe(error, path: path))
         }
         // Reports over report_input need replayed sessions; others (rejects) read tables directly.
         if def.sql.contains("report_input") {
             if try runner.sessionCount() == 0 {
-                throw CLIError(message: "pressdb report: the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')", status: ExitCode.empty)
+                throw CLIError.empty("the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
             }
             if try runner.inputCount() == 0 {
-                throw CLIError(message: "pressdb report: " + (try emptyInputReason(runner, filter)), status: ExitCode.empty)
+                throw CLIError.empty(try Self.emptyInputReason(runner, filter))
             }
         }
         let result: ReportResult
         do { result = try runner.run(def) } catch let e as ReportError {
-            throw CLIError.failure("pressdb report: \(e)")
+            throw CLIError.failure("\(e)")
         }
-        if html {
+        guard let tabular = format.tabular else {
             let context = ReportPageContext(reportName: name, isUserDefined: def.isUserDefined, databasePath: path, filter: filter, generatedAt: Date())
             let page: HTMLPage
             do {
@@ -219,15 +205,15 @@ enum ReportCommand: PressCommand {
                     ? try ReportPage.summary(result, runner: runner, context: context)
                     : try ReportPage.table(result, runner: runner, context: context)
             } catch {
-                throw CLIError.failure("pressdb report: cannot build the HTML page: \(error)")
+                throw CLIError.failure("cannot build the HTML page: \(error)")
             }
-            try emit(page.render(), to: args.string("out"), protecting: CommonOptions.databasePath(args))
+            try emit(page.render(), to: out, protecting: path)
             return ExitCode.ok
         }
-        var table = table(result, groupName: filter.by)
-        if format == .table { table = foldIntervals(table) }
-        try emit(Render.render(table, as: format, color: format == .table && args.string("out") == nil && useColor()),
-                 to: args.string("out"), protecting: CommonOptions.databasePath(args))
+        var table = Self.table(result, groupName: filter.by)
+        if tabular == .table { table = Self.foldIntervals(table) }
+        try emit(Render.render(table, as: tabular, color: tabular == .table && out == nil && useColor()),
+                 to: out, protecting: path)
         return ExitCode.ok
     }
 }

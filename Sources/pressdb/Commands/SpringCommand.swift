@@ -3,128 +3,119 @@
 import Foundation
 import PressCore
 
-enum SpringCommand: PressCommand {
-    static var spec: CommandSpec {
-        CommandSpec(
-            name: "spring",
-            abstract: "Show a spring's physical parameters, settling time and progress at given times.",
-            discussion: """
-            Give exactly one parameter group; each reduces to Core Animation's physical form
-            (mass, stiffness, damping, initial velocity):
-              --mass M --stiffness K --damping C   CASpringAnimation (Core Animation's defaults
-                                                   are 1, 100, 10; all three are required here)
-              --duration D --damping-ratio Z       UIView.animate(withDuration:usingSpringWithDamping:
-                                                   initialSpringVelocity:): mass 1, stiffness and
-                                                   damping by UIKit's 12-step Newton solve; D in
-                                                   [0.01, 10] s, Z in (0, 1]
-              --perceptual-duration D --bounce B   SwiftUI Spring(duration:bounce:), B in (-1, 1]
-              --response R --damping-fraction F    SwiftUI Spring(response:dampingRatio:)
+struct SpringCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "spring",
+        abstract: "Show a spring's physical parameters, settling time and progress at given times.",
+        discussion: """
+        Give exactly one parameter group; each reduces to Core Animation's physical form
+        (mass, stiffness, damping, initial velocity):
+          --mass M --stiffness K --damping C   CASpringAnimation (Core Animation's defaults
+                                               are 1, 100, 10; all three are required here)
+          --duration D --damping-ratio Z       UIView.animate(withDuration:usingSpringWithDamping:
+                                               initialSpringVelocity:): mass 1, stiffness and
+                                               damping by UIKit's 12-step Newton solve; D in
+                                               [0.01, 10] s, Z in (0, 1]
+          --perceptual-duration D --bounce B   SwiftUI Spring(duration:bounce:), B in (-1, 1]
+          --response R --damping-fraction F    SwiftUI Spring(response:dampingRatio:)
 
-            Progress runs from 0 to 1; velocities are whole distances per second. A damping ratio
-            of 1 or more is evaluated as critically damped, as Core Animation does, unless
-            --allow-overdamping is given. settling_duration is CASpringAnimation.settlingDuration
-            (remaining distance below 0.001); overshoot is the peak progress minus 1;
-            time_to_target is the first time progress reaches 1 (null when it never does).
+        Progress runs from 0 to 1; velocities are whole distances per second. A damping ratio
+        of 1 or more is evaluated as critically damped, as Core Animation does, unless
+        --allow-overdamping is given. settling_duration is CASpringAnimation.settlingDuration
+        (remaining distance below 0.001); overshoot is the peak progress minus 1;
+        time_to_target is the first time progress reaches 1 (null when it never does).
 
-            CSV repeats the parameters on every --at row. JSON is one object with a "values" array.
-            SVG is a standalone chart of the progress from 0 to the settling duration, with a line
-            at 1 and the settling time marked (light and dark themes embedded; --at is ignored).
+        CSV repeats the parameters on every --at row. JSON is one object with a "values" array.
+        SVG is a standalone chart of the progress from 0 to the settling duration, with a line
+        at 1 and the settling time marked (light and dark themes embedded; --at is ignored).
 
-            EXAMPLE:
-              pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --at 0.0167,0.0333
-              pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --format svg --out spring.svg
-            """,
-            options: [
-                .option("mass", "M", help: "Mass (CASpringAnimation group), > 0."),
-                .option("stiffness", "K", help: "Stiffness (CASpringAnimation group), > 0."),
-                .option("damping", "C", help: "Damping coefficient (CASpringAnimation group), ≥ 0."),
-                .option("duration", "D", help: "UIView spring duration in seconds, with --damping-ratio."),
-                .option("damping-ratio", "Z", help: "UIView spring damping ratio, with --duration."),
-                .option("perceptual-duration", "D", help: "SwiftUI Spring duration in seconds, with --bounce."),
-                .option("bounce", "B", help: "SwiftUI Spring bounce, with --perceptual-duration."),
-                .option("response", "R", help: "SwiftUI Spring response in seconds, with --damping-fraction."),
-                .option("damping-fraction", "F", help: "SwiftUI damping fraction (ratio), with --response."),
-                .option("velocity", "V", help: "Initial velocity, whole distances per second (default 0)."),
-                .option("at", "T[,T...]", help: "Times in seconds (≥ 0) at which to show progress and velocity.",
-                        repeatable: true),
-                .flag("allow-overdamping", help: "Evaluate a damping ratio above 1 as over-damped (mass/stiffness/\ndamping and SwiftUI groups; UIKit's mapping takes ratios up to 1 only)."),
-                .option("format", "FORMAT", help: "Output: table|json|csv|svg (default table)."),
-                CommonOptions.out,
-            ])
-    }
+        EXAMPLE:
+          pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --at 0.0167,0.0333
+          pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --format svg --out spring.svg
+        """
+    )
+
+    /// The output formats: the figures as a table, JSON or CSV, or the progress curve as SVG.
+    enum Format: String, ChoiceArgument { case table, json, csv, svg }
+
+    static let uiKitDuration = Spring.uiKitDurationRange
+    @Option(value: "M", help: "Mass (CASpringAnimation group), > 0", rule: .positive) var mass: Double?
+    @Option(value: "K", help: "Stiffness (CASpringAnimation group), > 0", rule: .positive) var stiffness: Double?
+    @Option(value: "C", help: "Damping coefficient (CASpringAnimation group), ≥ 0", rule: .nonNegative) var damping: Double?
+    @Option(value: "D", help: "UIView spring duration in seconds, with --damping-ratio",
+            rule: .within(uiKitDuration, "must be in [\(Render.full(uiKitDuration.lowerBound)), \(Render.full(uiKitDuration.upperBound))] s (UIKit clamps it there)"))
+    var duration: Double?
+    @Option(value: "Z", help: "UIView spring damping ratio, with --duration",
+            rule: Rule("must be in (0, 1] (UIKit clamps it there)") { $0 > 0 && $0 <= 1 })
+    var dampingRatio: Double?
+    @Option(value: "D", help: "SwiftUI Spring duration in seconds, with --bounce", rule: .positive) var perceptualDuration: Double?
+    @Option(value: "B", help: "SwiftUI Spring bounce, with --perceptual-duration",
+            rule: Rule("must be in (-1, 1]") { $0 > -1 && $0 <= 1 })
+    var bounce: Double?
+    @Option(value: "R", help: "SwiftUI Spring response in seconds, with --damping-fraction", rule: .positive) var response: Double?
+    @Option(value: "F", help: "SwiftUI damping fraction (ratio), with --response", rule: .nonNegative) var dampingFraction: Double?
+    @Option(value: "V", help: "Initial velocity, whole distances per second") var velocity = 0.0
+    @Option(name: "at", value: "T[,T...]", help: "Times in seconds (≥ 0) at which to show progress and velocity",
+            requirement: "needs times in seconds ≥ 0", rule: .nonNegative)
+    var times: [Double]
+    @Flag(help: "Evaluate a damping ratio above 1 as over-damped (mass/stiffness/damping and SwiftUI groups; UIKit's mapping takes ratios up to 1 only).")
+    var allowOverdamping: Bool
+    @Option(.format(Format.allCases)) var format: Format
+    @Option(.out) var out: String?
 
     /// The four ways to give a spring, each a set of options that must come together.
-    static let groups: [(name: String, options: [String])] = [
-        ("CASpringAnimation", ["mass", "stiffness", "damping"]),
-        ("UIView spring", ["duration", "damping-ratio"]),
-        ("SwiftUI duration/bounce", ["perceptual-duration", "bounce"]),
-        ("SwiftUI response", ["response", "damping-fraction"]),
-    ]
-
-    static func run(_ args: ParsedArguments) throws -> Int32 {
-        if try args.choice("format", ["table", "json", "csv", "svg"]) == "svg" {
-            let spring = try makeSpring(args)
-            try emit(SpringProgressChart.chart(spring).standaloneSVG(id: "spring"), to: args.string("out"))
-            return ExitCode.ok
-        }
-        let format = try CommonOptions.outputFormat(args, [.table, .json, .csv])
-        let spring = try makeSpring(args)
-        var times: [Double] = []
-        for s in args.strings("at") {
-            guard let t = Double(s), t.isFinite, t >= 0 else {
-                throw CLIError.usage("pressdb spring: --at needs times in seconds ≥ 0, not '\(s)'")
-            }
-            times.append(t)
-        }
-        try emit(render(spring, times: times, as: format), to: args.string("out"))
-        return ExitCode.ok
+    var groups: [(name: String, options: [Declaration])] {
+        [("CASpringAnimation", [$mass, $stiffness, $damping]),
+         ("UIView spring", [$duration, $dampingRatio]),
+         ("SwiftUI duration/bounce", [$perceptualDuration, $bounce]),
+         ("SwiftUI response", [$response, $dampingFraction])]
     }
 
-    /// Builds the spring from the one complete parameter group, with one-line usage errors.
-    static func makeSpring(_ args: ParsedArguments) throws -> Spring {
-        let given = groups.filter { g in g.options.contains { args.string($0) != nil } }
+    /// Exactly one group, complete.
+    func validate() throws {
+        let given = groups.filter { g in g.options.contains(where: \.wasGiven) }
         guard let group = given.first else {
-            throw CLIError.usage("pressdb spring: give one parameter group: --mass/--stiffness/--damping, "
+            throw CLIError.usage("give one parameter group: --mass/--stiffness/--damping, "
                 + "--duration/--damping-ratio, --perceptual-duration/--bounce or --response/--damping-fraction")
         }
         if given.count > 1 {
-            let a = group.options.first { args.string($0) != nil }!
-            let b = given[1].options.first { args.string($0) != nil }!
-            throw CLIError.usage("pressdb spring: --\(a) (\(group.name)) and --\(b) (\(given[1].name)) conflict; give one parameter group")
+            let a = group.options.first(where: \.wasGiven)!, b = given[1].options.first(where: \.wasGiven)!
+            throw CLIError.usage("\(a.displayName) (\(group.name)) and \(b.displayName) (\(given[1].name)) conflict; give one parameter group")
         }
-        if let missing = group.options.first(where: { args.string($0) == nil }) {
-            throw CLIError.usage("pressdb spring: the \(group.name) group also needs --\(missing)")
+        if let missing = group.options.first(where: { !$0.wasGiven }) {
+            throw CLIError.usage("the \(group.name) group also needs \(missing.displayName)")
         }
-        func value(_ name: String, _ ok: (Double) -> Bool, _ requirement: String) throws -> Double {
-            let v = try args.double(name)!
-            guard ok(v) else { throw CLIError.usage("pressdb spring: --\(name) must be \(requirement), not \(Render.full(v))") }
-            return v
+    }
+
+    func run() throws -> Int32 {
+        let spring = try makeSpring()
+        if let tabular = OutputFormat(rawValue: format.rawValue) {
+            try emit(Self.render(spring, times: times, as: tabular), to: out)
+        } else {
+            try emit(SpringProgressChart.chart(spring).standaloneSVG(id: "spring"), to: out)
         }
-        let velocity = try args.double("velocity") ?? 0
-        let overdamping = args.flag("allow-overdamping")
+        return ExitCode.ok
+    }
+
+    /// The spring of the one complete parameter group (`validate` checked there is one).
+    func makeSpring() throws -> Spring {
         do {
-            switch group.options[0] {
-            case "mass":
-                return try Spring(mass: value("mass", { $0 > 0 }, "positive"),
-                                  stiffness: value("stiffness", { $0 > 0 }, "positive"),
-                                  damping: value("damping", { $0 >= 0 }, "zero or positive"),
-                                  initialVelocity: velocity, allowsOverdamping: overdamping)
-            case "duration":
-                let r = Spring.uiKitDurationRange
-                let d = try value("duration", { r.contains($0) }, "in [\(Render.full(r.lowerBound)), \(Render.full(r.upperBound))] s (UIKit clamps it there)")
-                let z = try value("damping-ratio", { $0 > 0 && $0 <= 1 }, "in (0, 1] (UIKit clamps it there)")
-                return try Spring(withDuration: d, usingSpringWithDamping: z, initialSpringVelocity: velocity)
-            case "perceptual-duration":
-                return try Spring(duration: value("perceptual-duration", { $0 > 0 }, "positive"),
-                                  bounce: value("bounce", { $0 > -1 && $0 <= 1 }, "in (-1, 1]"),
-                                  initialVelocity: velocity, allowsOverdamping: overdamping)
-            default:
-                return try Spring(response: value("response", { $0 > 0 }, "positive"),
-                                  dampingRatio: value("damping-fraction", { $0 >= 0 }, "zero or positive"),
-                                  initialVelocity: velocity, allowsOverdamping: overdamping)
+            if let mass, let stiffness, let damping {
+                return try Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity,
+                                  allowsOverdamping: allowOverdamping)
             }
-        } catch let e as AnimationParameterError {
-            throw CLIError.usage("pressdb spring: \(e)")
+            if let duration, let dampingRatio {
+                return try Spring(withDuration: duration, usingSpringWithDamping: dampingRatio, initialSpringVelocity: velocity)
+            }
+            if let perceptualDuration, let bounce {
+                return try Spring(duration: perceptualDuration, bounce: bounce, initialVelocity: velocity,
+                                  allowsOverdamping: allowOverdamping)
+            }
+            guard let response, let dampingFraction else { preconditionFailure("validate() checks the groups") }
+            return try Spring(response: response, dampingRatio: dampingFraction, initialVelocity: velocity,
+                              allowsOverdamping: allowOverdamping)
+        } catch {
+            throw CLIError.usage("\(error)")
         }
     }
 

@@ -1,0 +1,155 @@
+// Options several commands share, declared once so they parse, check and read the same
+// everywhere: --db, --format, --out, --quiet, --where and --by. A command declares one with
+// `@Option(.database) var database: DatabasePath`; what varies between commands (the formats
+// offered, the groupings) is a parameter.
+import Foundation
+import PressCore
+import PressFormats
+import PressStats
+import PressStore
+
+// MARK: - --db
+
+/// The database file: `--db PATH`, else `$PRESSDB_DB`, else `./pressdb.sqlite`. Never a
+/// temporary or URI database (SQLite reads "", ":memory:" and "file:…" so, and data written there
+/// would vanish while the command reports success), never a directory.
+struct DatabasePath: ExpressibleByArgument, Equatable {
+    var path: String
+
+    init(_ path: String) { self.path = path }
+
+    init(argument: String) throws(InvalidArgument) {
+        guard !argument.isEmpty, argument != ":memory:", !argument.hasPrefix("file:") else {
+            throw .requirement("needs a file path")
+        }
+        path = argument
+    }
+
+    /// `$PRESSDB_DB` when set and not empty, else `pressdb.sqlite`.
+    static var environmentDefault: DatabasePath {
+        if let p = ProcessInfo.processInfo.environment["PRESSDB_DB"], !p.isEmpty { return DatabasePath(p) }
+        return DatabasePath("pressdb.sqlite")
+    }
+
+    var argumentDescription: String { path }
+
+    func checkUsable() throws(InvalidArgument) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .message("the database \(path) is a directory; give a file path with --db (e.g. \(path)/pressdb.sqlite)")
+        }
+    }
+
+    var exists: Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Opens the database for writing.
+    /// - Throws: `CLIError.failure` with `DatabaseProblem`'s one-line reason.
+    func openStore() throws -> Store {
+        do { return try Store.open(path: path) } catch {
+            throw CLIError.failure(DatabaseProblem.describe(error, path: path))
+        }
+    }
+}
+
+extension Option where Value == DatabasePath {
+    /// `--db PATH`: the database the command reads or writes.
+    static var database: Option {
+        Option(wrappedValue: .environmentDefault, name: "db", value: "PATH", help: "The database file",
+               defaultDescription: "$PRESSDB_DB, else ./pressdb.sqlite")
+    }
+}
+
+// MARK: - --format
+
+extension Option where Value: ExpressibleByArgument {
+    /// `--format FORMAT`: the output format among `choices` (in the order help lists them).
+    static func format(_ choices: [Value], default value: Value? = nil) -> Option {
+        Option(wrappedValue: value ?? choices[0], name: "format", value: "FORMAT", help: "Output", choices: choices)
+    }
+}
+
+extension OutputFormat: ChoiceArgument {}
+
+/// The formats of a report-like command: the tabular ones and a self-contained HTML page.
+enum DocumentFormat: String, ChoiceArgument {
+    case table, csv, json, markdown, html
+
+    /// The `OutputFormat` that renders it; nil for HTML.
+    var tabular: OutputFormat? { OutputFormat(rawValue: rawValue) }
+}
+
+// MARK: - --out
+
+extension Option where Value == String? {
+    /// `--out FILE`: where `emit` writes the output instead of standard output.
+    static var out: Option {
+        Option(name: "out", value: "FILE", help: "Write the output to FILE instead of standard output")
+    }
+}
+
+// MARK: - --quiet
+
+extension Flag {
+    /// `-q, --quiet`.
+    static var quiet: Flag { quiet(help: "Print no summary or progress on standard error.") }
+    /// `-q, --quiet` with the command's own words for what it leaves out.
+    static func quiet(help: String) -> Flag { Flag(name: "quiet", short: "q", help: help) }
+}
+
+// MARK: - --where
+
+/// One `KEY=VALUE` pair of `--where`.
+struct Equality: ExpressibleByArgument, Equatable {
+    var key: String
+    var value: String
+
+    init(argument: String) throws(InvalidArgument) {
+        guard let eq = argument.firstIndex(of: "=") else { throw .requirement("takes KEY=VALUE pairs") }
+        key = String(argument[..<eq])
+        value = String(argument[argument.index(after: eq)...])
+    }
+
+    var argumentDescription: String { "\(key)=\(value)" }
+
+    /// The pairs as a dictionary (a later pair for the same key wins).
+    static func dictionary(_ pairs: [Equality]) -> [String: String] {
+        var out: [String: String] = [:]
+        for p in pairs { out[p.key] = p.value }
+        return out
+    }
+}
+
+extension Option where Value == [Equality] {
+    /// `--where KEY=VALUE ...`: only sessions with these values; `keys` are the store's filter
+    /// keys (`ReportFilter.filterKeys`), `note` anything the command adds.
+    static func `where`(keys: [String], note: String? = nil) -> Option {
+        Option(name: "where", value: "KEY=VALUE", help: "Only sessions with these values",
+               discussion: "Keys: \(keys.joined(separator: ", "))" + (note.map { "; \($0)" } ?? "") + ".")
+    }
+}
+
+// MARK: - --by
+
+extension Option where Value == String {
+    /// `--by COLUMN`: the grouping, one of `groupings` (the store's list).
+    static func by(_ groupings: [String], default value: String, value placeholder: String = "COLUMN",
+                   help: String, discussion: String? = nil) -> Option {
+        Option(wrappedValue: value, name: "by", value: placeholder, help: help, discussion: discussion, choices: groupings)
+    }
+}
+
+// MARK: - Values from the other modules
+
+extension TouchLogFormat: ChoiceArgument {}
+extension MultipleComparisonCorrection: ChoiceArgument {}
+
+extension Container: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        guard let c = Container(named: argument) else {
+            throw .requirement("must be one of \(Self.allValueStrings!.joined(separator: ", "))")
+        }
+        self = c
+    }
+    var argumentDescription: String { name ?? "custom" }
+    static var allValueStrings: [String]? { Container.named.compactMap(\.name) }
+}
