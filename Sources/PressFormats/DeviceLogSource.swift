@@ -84,12 +84,25 @@ public struct DeviceLogSource: RecordSource {
                 switch item {
                 case .record(let r): queue.append(.touch(r))
                 case .reject(let r): queue.append(.reject(r))
+                case .warning(let w): noteWarning(w)
                 }
             }
         }
     }
 
     public var lastRaw: String { lastLine }
+
+    /// The first `warningsKept` warnings (lines read in spite of a flaw), in input order.
+    public private(set) var warnings: [DeviceLogWarning] = []
+    /// How many warnings there were in all (more than `warnings` holds when over `warningsKept`).
+    public private(set) var warningCount = 0
+    /// The most warnings kept in `warnings`.
+    public static let warningsKept = 100
+
+    private mutating func noteWarning(_ w: DeviceLogWarning) {
+        warningCount += 1
+        if warnings.count < Self.warningsKept { warnings.append(w) }
+    }
 
     /// The contacts still down so far (at the end: the sessions the ingest keeps pending).
     public var openContacts: [DeviceLogOpenContact] { reader.openContacts }

@@ -8,6 +8,21 @@ import PressCore
 public enum DeviceLogItem: Hashable, Sendable {
     case record(TouchRecord)
     case reject(Reject)
+    /// A line read in spite of a flaw (text before a getevent timestamp): nothing is lost, but the
+    /// user should know.
+    case warning(DeviceLogWarning)
+}
+
+/// Something a device recording's reader noticed and read past: where, what, and the line's text.
+public struct DeviceLogWarning: Hashable, Sendable, CustomStringConvertible {
+    public var source: SourceLocation
+    public var message: String
+    public var raw: String
+    public init(source: SourceLocation, message: String, raw: String) {
+        self.source = source; self.message = message; self.raw = raw
+    }
+    /// `file:line: warning: message`.
+    public var description: String { "\(source): warning: \(message)" }
 }
 
 /// A contact still down at the end of input: its session and last record. The ingest keeps such a
@@ -23,6 +38,7 @@ public struct DeviceLogResult: Hashable, Sendable {
     public var records: [TouchRecord]
     public var rejects: [Reject]
     public var openContacts: [DeviceLogOpenContact]
+    public var warnings: [DeviceLogWarning] = []
 }
 
 /// Reads a getevent or evemu recording line by line (or chunk by chunk) and yields, in input
@@ -91,6 +107,7 @@ public struct DeviceLogReader: Sendable {
             switch item {
             case .record(let r): result.records.append(r)
             case .reject(let r): result.rejects.append(r)
+            case .warning(let w): result.warnings.append(w)
             }
         }
         return result
@@ -128,8 +145,28 @@ public struct DeviceLogReader: Sendable {
         var raw = Substring(input)
         if raw.last == "\r" || raw.last == "\r\n" { raw = raw.dropLast() }
         if format == .getevent, let device = GeteventLine.addedDevice(raw) { headerDevice = device }
-        let parsed = format == .getevent ? GeteventLine.parse(raw, currentHeaderDevice: headerDevice)
+        var parsed = format == .getevent ? GeteventLine.parse(raw, currentHeaderDevice: headerDevice)
                                          : EvemuLine.parse(raw)
+        var warnings: [DeviceLogItem] = []
+        if format == .getevent, case .malformed = parsed,
+           let (rest, junk) = GeteventLine.parseAfterJunk(raw, currentHeaderDevice: headerDevice) {
+            switch rest {
+            case .event, .otherEvent:
+                parsed = rest
+                warnings.append(.warning(DeviceLogWarning(
+                    source: SourceLocation(file: file, line: lineNumber),
+                    message: "text \(JSONText.string(String(junk))) before the timestamp is ignored; the rest of the line is read as an event",
+                    raw: String(raw))))
+            case .malformed(let reason):
+                parsed = .malformed("not a getevent line: text \(JSONText.string(String(junk))) before the timestamp, and \(reason)")
+            case .skip, .axisRange:
+                break
+            }
+        }
+        return warnings + readParsed(parsed, raw)
+    }
+
+    private mutating func readParsed(_ parsed: InputLogLine, _ raw: Substring) -> [DeviceLogItem] {
         switch parsed {
         case .skip:
             return []
@@ -146,7 +183,7 @@ public struct DeviceLogReader: Sendable {
             guard let samples = tracker.consume(event, line: lineNumber) else {
                 return [reject("more than \(ContactTracker.maximumFrameEvents) events without a SYN_REPORT", raw)]
             }
-            return samples.map { .record(record($0)) }
+            return samples.map { .record(record($0)) } + tracker.takeProblems().map { reject($0.reason, raw) }
         }
     }
 

@@ -124,6 +124,7 @@ enum IngestCommand: PressCommand {
         let progress = Progress(enabled: !quiet && isatty(STDERR_FILENO) == 1, started: started)
         let summary: IngestSummary
         var controlRecords = 0
+        var warnings: [DeviceLogWarning] = [], warningCount = 0
         var ingesting: Ingester?
         do {
             let ingester = try Ingester(store: store, options: options)
@@ -147,6 +148,8 @@ enum IngestCommand: PressCommand {
                     var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
                                                 file: path == "-" ? nil : path)
                     try ingester.ingest(&r, input: input, progress: progress.update)
+                    warnings += r.warnings
+                    warningCount += r.warningCount
                 }
             }
             summary = try ingester.finish()
@@ -200,8 +203,13 @@ enum IngestCommand: PressCommand {
         let rejectCount = summary.rejects + configRejects.count
 
         if !quiet {
+            // Lines read in spite of a flaw (docs/device-recordings.md, "Warnings"), then rejects.
+            var lines: [String] = warnings.prefix(rejectMessagesShown).map(\.description)
+            if warningCount > min(warnings.count, rejectMessagesShown) {
+                lines.append("… and \(warningCount - min(warnings.count, rejectMessagesShown)) more warnings")
+            }
             let shown = Array((summary.firstRejects + configRejects).prefix(rejectMessagesShown))
-            var lines: [String] = shown.map(\.description)
+            lines += shown.map(\.description)
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
