@@ -136,7 +136,7 @@ public enum GeteventLine {
             parts.first { $0.hasPrefix(key + " ") }.flatMap { Int($0.dropFirst(key.count + 1)) }
         }
         guard let lo = number("min"), let hi = number("max") else { return .skip }
-        return .axisRange(device: device, code: code, AxisRange(min: lo, max: hi))
+        return .axisRange(device: device, code: code, AxisRange(min: lo, max: hi, resolution: max(0, number("resolution") ?? 0)))
     }
 
     /// `sec.usec` → seconds.

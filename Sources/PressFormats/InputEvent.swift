@@ -143,11 +143,17 @@ public enum InputEventCode {
 }
 
 /// An absolute axis's range as the kernel reports it (`struct input_absinfo` minimum and maximum,
-/// both inclusive, in the device's raw units).
+/// both inclusive, in the device's raw units), and its resolution.
 public struct AxisRange: Hashable, Sendable {
     public var min: Int
     public var max: Int
-    public init(min: Int, max: Int) { self.min = min; self.max = max }
+    /// `struct input_absinfo.resolution`: raw units per millimetre for the position axes
+    /// (`ABS_X`/`ABS_Y`, `ABS_MT_POSITION_X/Y`; include/uapi/linux/input.h); 0 when not given.
+    /// With it, and no `--screen`, positions become points physically (see `DeviceLogOptions`).
+    public var resolution: Int
+    public init(min: Int, max: Int, resolution: Int = 0) {
+        self.min = min; self.max = max; self.resolution = resolution
+    }
     /// The number of distinct raw values, max − min + 1 (saturating at `Int.max` instead of
     /// overflowing for absurd ranges; the kernel's are 32-bit).
     public var span: Int {

@@ -144,8 +144,8 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
         }
     }
 
-    /// getevent and evemu recordings: any bytes read to the end; every reject has a reason and
-    /// a line within the input.
+    /// getevent, evemu, evtest and libinput recordings: any bytes read to the end; every reject
+    /// has a reason and a line within the input.
     @Test func deviceRecordingMutations() throws {
         var r = Random(state: 0xF022_0003)
         let getevent = """
@@ -174,7 +174,48 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
             E: 100.090000 0003 0039 -001
             E: 100.090000 0000 0000 0000
             """
-        for (format, text) in [(DeviceLogFormat.getevent, getevent), (.evemu, evemu)] {
+        let evtest = """
+            Input driver version is 1.0.1
+            Supported events:
+              Event type 3 (EV_ABS)
+                Event code 53 (ABS_MT_POSITION_X)
+                  Value      0
+                  Min        0
+                  Max     1079
+                  Resolution 12
+            Testing ... (interrupt to exit)
+            Event: time 100.000000, type 3 (EV_ABS), code 57 (ABS_MT_TRACKING_ID), value 1
+            Event: time 100.000000, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 420
+            Event: time 100.000000, -------------- SYN_REPORT ------------
+            Event: time 100.016000, ++++++++++++++ SYN_MT_REPORT ++++++++++++
+            Event: time 100.016000, type 1 (EV_KEY), code 330 (BTN_TOUCH), value 0
+            Event: time 100.016000, type 4 (EV_MSC), code 4 (MSC_SCAN), value 90001
+            Event: time 100.090000, type 3 (EV_ABS), code 57 (ABS_MT_TRACKING_ID), value -1
+            Event: time 100.090000, >>>>>>>>>>>>>> SYN_DROPPED <<<<<<<<<<<<
+            Event: time 100.090000, -------------- SYN_REPORT ------------
+            """
+        let libinput = """
+            # libinput record
+            version: 1
+            devices:
+            - node: /dev/input/event15
+              evdev:
+                absinfo:
+                  53: [0, 3987, 0, 0, 32]
+                  54: [0, 1960, 0, 0, 31]
+              hid: [0x05, 0x01]
+              events:
+              # Current time is 11:14:38
+              - evdev:
+                - [  0,      0,   3,  57,      15] # EV_ABS / ABS_MT_TRACKING_ID       15
+                - [  0,      0,   3,  53,    1208]
+                - [  0,      0,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +0ms
+              - hid: {time: [0, 5], hidraw0: [4, 1]}
+              - evdev:
+                - [  0, 103818,   3,  57,      -1]
+                - [  0, 103818,   0,   0,       0]
+            """
+        for (format, text) in [(DeviceLogFormat.getevent, getevent), (.evemu, evemu), (.evtest, evtest), (.libinput, libinput)] {
             let lines = text.split(separator: "\n").map { Array($0.utf8) }
             for _ in 0..<iterations / 2 {
                 var doc = lines
@@ -317,7 +358,13 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
             let huge = DeviceLogReader.readAll([UInt8](repeating: UInt8(ascii: "["), count: 10 * 1024 * 1024) + [0x0A, 0x00, 0xFF],
                                                format: format, file: "huge")
             #expect(huge.records.isEmpty)
-            #expect(huge.rejects.count == 2, "\(format): \(huge.rejects.map(\.reason))")
+            if format == .libinput {
+                // YAML: 10 MB of `[` nest deeper than the limit, which ends the reading (one reject).
+                #expect(huge.rejects.map(\.reason).first?.hasPrefix("nested deeper than") == true && huge.rejects.count == 1,
+                        "\(huge.rejects.map(\.reason))")
+            } else {
+                #expect(huge.rejects.count == 2, "\(format): \(huge.rejects.map(\.reason))")
+            }
         }
     }
 }

@@ -1,19 +1,7 @@
 // Issue 15's format edges, end to end through the `pressdb` binary: what a user sees and what the
 // database keeps.
 import Foundation
-import PressStore
 import Testing
-
-/// Every column of a query's rows as text ("NULL" for null), from the database at `db`.
-func databaseRows(_ db: URL, _ sql: String) throws -> [[String]] {
-    let database = try Database(path: db.path, readOnly: true)
-    let statement = try database.prepare(sql)
-    var out: [[String]] = []
-    while try statement.step() {
-        out.append((0..<statement.columnCount).map { statement.isNull($0) ? "NULL" : statement.text($0) })
-    }
-    return out
-}
 
 @Suite struct FormatEdgeTests {
     /// Item 1, the issue's reproduction: header `session,t,phase,x,y,control`, row 2
@@ -28,8 +16,8 @@ func databaseRows(_ db: URL, _ sql: String) throws -> [[String]] {
         #expect(r.status == 3, "\(r.stderr)")
         #expect(r.stderr.contains("quote.csv:2: malformed CSV: a quoted field opened on this line is not closed"), "\(r.stderr)")
         let db = dir.appendingPathComponent("q.sqlite")
-        #expect(try databaseRows(db, "SELECT count(*) FROM sessions") == [["1000"]])
-        #expect(try databaseRows(db, "SELECT line, raw FROM rejects") == [["2", "c0,0,began,1,1,\"oops"]])
+        #expect(try rows(db, "SELECT count(*) FROM sessions") == [["1000"]])
+        #expect(try rows(db, "SELECT line, raw FROM rejects") == [["2", "c0,0,began,1,1,\"oops"]])
     }
 }
 
@@ -62,7 +50,7 @@ extension FormatEdgeTests {
         let b = try Binary.run(["ingest", "--format", "getevent", "broken.txt", "--db", "b.sqlite"], directory: dir)
         #expect(b.status == 3, "\(b.stderr)")
         #expect(b.stderr.contains("broken.txt:7: this frame updates slot 0, which has no contact"), "\(b.stderr)")
-        #expect(try databaseRows(dir.appendingPathComponent("b.sqlite"), "SELECT line FROM rejects ORDER BY line")
+        #expect(try rows(dir.appendingPathComponent("b.sqlite"), "SELECT line FROM rejects ORDER BY line")
                 == [["2"], ["5"], ["7"], ["9"]])
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// The shared recordings, found from this file's path: `../shared/data` beside the package root
 /// (never copied into the repository).
-private enum SharedRecordings {
+enum SharedRecordings {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/data").standardized
@@ -22,7 +22,7 @@ private enum SharedRecordings {
 }
 
 /// Rows of a query on the database at `db`, every column as text ("NULL" for null).
-private func rows(_ db: URL, _ sql: String) throws -> [[String]] {
+func rows(_ db: URL, _ sql: String) throws -> [[String]] {
     let database = try Database(path: db.path, readOnly: true)
     let statement = try database.prepare(sql)
     var out: [[String]] = []

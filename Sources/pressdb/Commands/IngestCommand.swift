@@ -34,7 +34,7 @@ enum IngestCommand: PressCommand {
                                      optional: true, variadic: true)],
         options: [
             CommonOptions.db,
-            .option("format", "FORMAT", help: "Input format: auto|ndjson|csv|getevent|evemu (default auto: '{' first\nmeans NDJSON, a CSV header with 'session' and 't' columns CSV,\nelse a getevent or evemu recording recognised by its first lines)."),
+            .option("format", "FORMAT", help: "Input format: auto|ndjson|csv|getevent|evemu|evtest|libinput (default\nauto: '{' first means NDJSON, a CSV header with 'session' and 't'\ncolumns CSV, else a device recording recognised by its first lines)."),
             .option("config", "NAME", help: "Configuration name for sessions that give none."),
             .option("container", "NAME", help: "Container for sessions that give none:\nnone|scroll|table|scroll-immediate."),
             .option("abs-range", "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g.\n0:1079,0:2339 (default: the recording's own A: or getevent -p\nranges, else none: pixels = raw)."),
@@ -144,7 +144,7 @@ enum IngestCommand: PressCommand {
                 case .csv:
                     var r = CSVReader(input)
                     try ingester.ingest(&r, input: input, progress: progress.update)
-                case .getevent, .evemu:
+                case .getevent, .evemu, .evtest, .libinput:
                     var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
                                                 file: path == "-" ? nil : path)
                     try ingester.ingest(&r, input: input, progress: progress.update)
