@@ -36,10 +36,15 @@ import CYAML
 /// - Rejects (`file:line: reason`, the entry's line as raw text): an event entry that is not five
 ///   integers, an unknown type or code, `usec` outside 0…999999, time going backwards on a
 ///   device, a bad `absinfo` entry, a `version` other than 1, nesting deeper than
-///   `maximumDepth`, and a YAML syntax error — after which libyaml cannot go on, so it ends the
-///   reading (the records before it are kept; contacts still down stay pending).
-/// - Memory: libyaml's buffers, the last `recentLines` lines (for the rejects' raw text), the open
-///   contacts and one frame per device.
+///   `maximumDepth` (which ends the reading), and a YAML syntax error. libyaml cannot go on after
+///   one, so the reader resumes with a new parser at the next line that starts a frame (`- evdev:`,
+///   `- hid:`, `- libinput:`), a device (`- node:`) or a top-level key, in the context it was in;
+///   the reject names the lines skipped. With no such line the reading ends (contacts still down
+///   stay pending).
+/// - Lines: the file's (`ByteInput`'s), also where a line holds a lone `\r` or U+2028, which
+///   libyaml counts as line breaks: marks are mapped through their character offsets.
+/// - Memory: libyaml's buffers, the last `recentLines` lines (for the rejects' raw text and a
+///   resumption), the open contacts and one frame per device.
 public struct LibinputRecordReader {
     /// Collections nested deeper than this end the reading (libinput's are 6 deep; a hostile
     /// `[[[[…` would otherwise grow libyaml's stacks without bound).
@@ -47,7 +52,8 @@ public struct LibinputRecordReader {
     /// The version of the format pressdb reads (`version: 1`, libinput 1.12 to 1.29 at least).
     public static let formatVersion = 1
 
-    private let parser: YAMLParser
+    private var parser: YAMLParser
+    private let input: ByteInput
     var recorder: InputEventRecorder
     /// The line of the last item returned (for `lastRaw`).
     public private(set) var lineNumber = 0
@@ -59,6 +65,11 @@ public struct LibinputRecordReader {
 
     /// Where the parser is: one entry per open collection, outermost first.
     private var levels: [Level] = []
+    /// The collections a parser resumed after a syntax error starts inside (its document's root
+    /// stands for the next level down): `devices[i].events`, `devices`, or the top.
+    private var base: [Level] = []
+    /// The parser was started after a syntax error, inside `base`.
+    private var resumed = false
     /// The entry (`absinfo` code, or an event) whose scalars are being gathered.
     private var entry: Entry?
     /// The current device's name and number (1-based).
@@ -87,7 +98,8 @@ public struct LibinputRecordReader {
     }
 
     init(_ input: ByteInput, recorder: InputEventRecorder) {
-        parser = YAMLParser(input)
+        parser = YAMLParser(input, firstLine: input.lineNumber + 1)
+        self.input = input
         self.recorder = recorder
     }
 
@@ -127,9 +139,7 @@ public struct LibinputRecordReader {
         switch parser.nextEvent() {
         case .failure(let problem):
             if let e = parser.inputError { throw e }
-            finished = true
-            queue.append(recorder.reject("not valid YAML: \(problem.message); the rest of the file cannot be read",
-                                         line: problem.line, Substring(parser.text(ofLine: problem.line))))
+            try resume(after: problem)
         case .success(let event):
             handle(event)
         }
@@ -145,9 +155,9 @@ public struct LibinputRecordReader {
             }
         case .documentStart:
             sawDocument = true
-            levels.removeAll()
+            levels = base
         case .documentEnd, .streamStart:
-            levels.removeAll()
+            levels = base
         case .scalar(let text):
             if case .mapping(key: nil)? = levels.last {
                 levels[levels.count - 1] = .mapping(key: text)
@@ -188,6 +198,62 @@ public struct LibinputRecordReader {
             }
             advance()
         }
+    }
+
+    /// After a syntax error: rejects the line it is on, finds the next line where a frame, a device
+    /// or a top-level key starts (that line itself, unless the current parser started there),
+    /// and reads on from it with a new parser, in the matching context.
+    private mutating func resume(after problem: YAMLParser.Problem) throws {
+        var from = problem.line > parser.firstLine ? problem.line : problem.line + 1
+        var restart: (line: Int, base: [Level])? = nil
+        while restart == nil, let (n, bytes) = try parser.line(atOrAfter: from) {
+            from = n + 1
+            restart = resumption(at: bytes).map { (n, $0) }
+        }
+        // A resumed parser's document ends where its context does (the next device, a top-level
+        // key): not an error of the file, which the next parser reads on from.
+        if resumed, let restart, restart.line == problem.line {
+            entry = nil
+            base = restart.base
+            levels = base
+            parser = YAMLParser(input, resumingFrom: parser, at: restart.line)
+            return
+        }
+        let skipped: String
+        if let restart {
+            skipped = restart.line > problem.line + 1 ? "lines \(problem.line) to \(restart.line - 1) are skipped and reading resumes at line \(restart.line)"
+                : restart.line == problem.line + 1 ? "line \(problem.line) is skipped and reading resumes at line \(restart.line)"
+                : "reading resumes at this line"
+        } else {
+            skipped = "nothing after it starts a frame, device or key, so the rest of the file is not read"
+        }
+        queue.append(recorder.reject("not valid YAML: \(problem.message); \(skipped)", line: problem.line,
+                                     Substring(parser.text(ofLine: problem.line))))
+        guard let restart else { finished = true; return }
+        resumed = true
+        entry = nil
+        base = restart.base
+        levels = base
+        parser = YAMLParser(input, resumingFrom: parser, at: restart.line)
+    }
+
+    /// The context a parser starting at this line reads in, or nil when it starts nothing.
+    private func resumption(at bytes: [UInt8]) -> [Level]? {
+        let line = String(decoding: bytes, as: UTF8.self)
+        let trimmed = line.drop(while: { $0 == " " })
+        if trimmed.hasPrefix("- evdev:") || trimmed.hasPrefix("- hid:") || trimmed.hasPrefix("- libinput:") {
+            // Within the current device's events (or the last device's).
+            let device: Level = levels.count > 1 && levels.first.map(isDevices) == true ? levels[1] : .sequence(index: max(0, deviceNumber - 1))
+            return [.mapping(key: "devices"), device, .mapping(key: "events")]
+        }
+        if trimmed.hasPrefix("- node:") { return [.mapping(key: "devices")] }
+        if let first = line.first, first.isLetter, line.contains(":") { return [] }
+        return nil
+    }
+
+    private func isDevices(_ level: Level) -> Bool {
+        if case .mapping(key: "devices") = level { return true }
+        return false
     }
 
     /// After a node: the parent mapping expects its next key, the parent sequence its next item.
@@ -318,13 +384,38 @@ final class YAMLParser {
     private let input: ByteInput
     private var pending: [UInt8] = []
     private var pendingOffset = 0
+    /// The number of the first line this parser is fed; libyaml counts lines from it.
+    let firstLine: Int
+    /// The last line fed (or read ahead for a resumption).
     private var linesFed = 0
-    private var recent: [(line: Int, text: String)] = []
+    /// Lines read from the input and not fed yet (a resumption's), in order.
+    private var queued: [(line: Int, bytes: [UInt8])] = []
+    private var recent: [(line: Int, bytes: [UInt8])] = []
+    /// Where each line fed starts in libyaml's count of characters (`yaml_mark_t.index`), so a
+    /// mark is mapped to our line numbers: libyaml also breaks lines at a lone `\r` and at
+    /// U+0085, U+2028 and U+2029, which a line may hold.
+    private var starts: [(line: Int, index: Int)] = []
+    private var charactersFed = 0
     private(set) var inputError: InputError?
     private var failed = false
 
-    init(_ input: ByteInput) {
+    /// A parser of `input` from its next line, numbered `firstLine`.
+    convenience init(_ input: ByteInput, firstLine: Int) {
+        self.init(input, firstLine: firstLine, queued: [], recent: [])
+    }
+
+    /// A parser of `input` from line `line`, which `previous` read (its lines after that are fed
+    /// first, then the input's).
+    convenience init(_ input: ByteInput, resumingFrom previous: YAMLParser, at line: Int) {
+        self.init(input, firstLine: line, queued: previous.recent.filter { $0.line >= line }, recent: previous.recent)
+        linesFed = previous.linesFed
+    }
+
+    private init(_ input: ByteInput, firstLine: Int, queued: [(line: Int, bytes: [UInt8])], recent: [(line: Int, bytes: [UInt8])]) {
         self.input = input
+        self.firstLine = firstLine
+        self.queued = queued
+        self.recent = recent
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
@@ -339,34 +430,71 @@ final class YAMLParser {
         parser.deallocate()
     }
 
-    /// The text of line `n` (1-based) if it is among the last lines fed, else "".
+    /// The text of line `n` (1-based) if it is among the last lines read, else "".
     func text(ofLine n: Int) -> String {
-        recent.last(where: { $0.line == n })?.text ?? ""
+        recent.last(where: { $0.line == n }).map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+    }
+
+    /// The first line numbered `n` or later, from the lines read already or the input (which it
+    /// then reads, for a resumption to feed later); nil at the end.
+    func line(atOrAfter n: Int) throws -> (Int, [UInt8])? {
+        if let r = recent.first(where: { $0.line >= n }) { return (r.line, r.bytes) }
+        guard let bytes = try readLine() else { return nil }
+        return (linesFed, bytes)
+    }
+
+    /// The next line of the input, kept in `recent`.
+    private func readLine() throws -> [UInt8]? {
+        guard let line = try input.nextLine() else { return nil }
+        let bytes = Array(line)
+        linesFed = input.lineNumber
+        recent.append((linesFed, bytes))
+        if recent.count > 2 * Self.recentLines { recent.removeFirst(recent.count - Self.recentLines) }
+        return bytes
     }
 
     /// libyaml's read handler: copies up to `size` bytes of the current line (with its `\n`),
-    /// reading the next line from the input when it is used up; 0 bytes at the end.
+    /// taking the next queued line or reading one from the input when it is used up; 0 bytes at
+    /// the end.
     private func fill(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int, _ sizeRead: UnsafeMutablePointer<Int>) -> Int32 {
         if pendingOffset == pending.count {
             pending.removeAll(keepingCapacity: true)
             pendingOffset = 0
-            do {
-                guard let line = try input.nextLine() else { sizeRead.pointee = 0; return 1 }
-                pending.append(contentsOf: line)
-                pending.append(0x0A)
-                linesFed += 1
-                recent.append((linesFed, String(decoding: line, as: UTF8.self)))
-                if recent.count > 2 * Self.recentLines { recent.removeFirst(recent.count - Self.recentLines) }
-            } catch {
-                inputError = error as? InputError ?? InputError("\(input.name): \(error)")
-                return 0
+            let number: Int
+            if !queued.isEmpty {
+                (number, pending) = queued.removeFirst()
+            } else {
+                do {
+                    guard let bytes = try readLine() else { sizeRead.pointee = 0; return 1 }
+                    (number, pending) = (linesFed, bytes)
+                } catch {
+                    inputError = error as? InputError ?? InputError("\(input.name): \(error)")
+                    return 0
+                }
             }
+            pending.append(0x0A)
+            starts.append((number, charactersFed))
+            if starts.count > 2 * Self.recentLines { starts.removeFirst(starts.count - Self.recentLines) }
+            // UTF-8 characters: the bytes that are not continuation bytes (10xxxxxx).
+            charactersFed += pending.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
         }
         let n = min(size, pending.count - pendingOffset)
         pending.withUnsafeBufferPointer { b in buffer.update(from: b.baseAddress! + pendingOffset, count: n) }
         pendingOffset += n
         sizeRead.pointee = n
         return 1
+    }
+
+    /// Our number of the line a mark is on: the last line fed that starts at or before it.
+    private func line(of mark: yaml_mark_t) -> Int {
+        let index = Int(mark.index)
+        guard let first = starts.first, index >= first.index else { return Int(mark.line) + firstLine }
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid].index <= index { lo = mid } else { hi = mid - 1 }
+        }
+        return starts[lo].line
     }
 
     /// The next event, or libyaml's error (after which there are no more events).
@@ -377,15 +505,15 @@ final class YAMLParser {
             failed = true
             let p = parser.pointee
             let problem = p.problem.map { String(cString: $0) } ?? "error"
-            let line = Int(p.problem_mark.line) + 1
+            let line = self.line(of: p.problem_mark)
             var message = "\(problem) at line \(line), column \(Int(p.problem_mark.column) + 1)"
             if let context = p.context.map({ String(cString: $0) }) {
-                message += " (\(context) at line \(Int(p.context_mark.line) + 1), column \(Int(p.context_mark.column) + 1))"
+                message += " (\(context) at line \(self.line(of: p.context_mark)), column \(Int(p.context_mark.column) + 1))"
             }
-            return .failure(Problem(message: message, line: min(max(line, 1), max(linesFed, 1))))
+            return .failure(Problem(message: message, line: min(max(line, firstLine), max(linesFed, firstLine))))
         }
         defer { yaml_event_delete(&event) }
-        let line = Int(event.start_mark.line) + 1
+        let line = self.line(of: event.start_mark)
         let kind: Event.Kind
         switch event.type {
         case YAML_STREAM_START_EVENT: kind = .streamStart

@@ -141,9 +141,10 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
         #expect(samples(result) == [[TouchSample(t: 0, x: 10, y: 20, phase: .began), TouchSample(t: 0.05, x: 10, y: 20, phase: .ended)]])
     }
 
-    /// A YAML syntax error ends the reading (libyaml cannot go on): one reject naming its line and
-    /// column, the records before it kept, the contact still down left open (pending).
-    @Test func aSyntaxErrorEndsTheReadingWithAReject() {
+    /// A YAML syntax error (line 11's entry is not closed, which libyaml finds at line 12): one
+    /// reject naming it, and reading resumes with a new parser at the next frame (line 13, which
+    /// lifts the contact) and goes on through the next device (line 16) without another reject.
+    @Test func aSyntaxErrorSkipsToTheNextFrame() {
         let text = """
             version: 1
             devices:
@@ -157,13 +158,45 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
               - evdev:
                 - [0, 50000, 3, 53, 11
                 - [0, 50000, 0, 0, 0]
+              - evdev:
+                - [0, 90000, 3, 57, -1]
+                - [0, 90000, 0, 0, 0]
+            - node: /dev/input/event3
+              events:
+              - evdev:
+                - [1, 0, 3, 57, 4]
+                - [1, 0, 3, 53, 30]
+                - [1, 0, 3, 54, 40]
+                - [1, 0, 0, 0, 0]
+              - evdev:
+                - [1, 50000, 3, 57, -1]
+                - [1, 50000, 0, 0, 0]
             """
         let result = readRecording(text, format: .libinput, file: "s.yaml")
-        #expect(result.rejects.count == 1)
-        #expect(result.rejects.first?.reason.hasPrefix("not valid YAML: ") == true, "\(result.rejects)")
-        #expect(result.rejects.first?.reason.contains("at line 12, column") == true, "\(result.rejects)")
-        #expect(result.records.map(\.sample) == [TouchSample(t: 0, x: 10, y: 20, phase: .began)])
-        #expect(result.openContacts.count == 1)
+        #expect(result.rejects.map(\.source.line) == [12], "\(result.rejects)")
+        #expect(result.rejects.first?.reason.hasPrefix("not valid YAML: ") == true)
+        #expect(result.rejects.first?.reason.hasSuffix("line 12 is skipped and reading resumes at line 13") == true, "\(result.rejects)")
+        #expect(samples(result) == [
+            [TouchSample(t: 0, x: 10, y: 20, phase: .began), TouchSample(t: 0.09, x: 10, y: 20, phase: .ended)],
+            [TouchSample(t: 1, x: 30, y: 40, phase: .began), TouchSample(t: 1.05, x: 30, y: 40, phase: .ended)],
+        ])
+        #expect(result.openContacts.isEmpty)
+        // Cut inside the broken entry, nothing starts a frame after it: the reading ends there,
+        // the contact stays open (pending).
+        let cut = readRecording(text.split(separator: "\n").prefix(11).joined(separator: "\n"), format: .libinput, file: "c.yaml")
+        #expect(cut.rejects.count == 1 && cut.rejects.first?.reason.hasSuffix("the rest of the file is not read") == true, "\(cut.rejects)")
+        #expect(cut.openContacts.count == 1)
+    }
+
+    /// Found by the seeded fuzz loop: libyaml also breaks lines at a lone `\r` (and U+2028), so its
+    /// line count ran ahead of the file's; marks are mapped through character offsets instead. The
+    /// quoted name on line 4 holds a CR and a U+2028; the bad entry is on line 8.
+    @Test func linesAreTheFilesEvenWithALoneCarriageReturn() {
+        let text = "version: 1\ndevices:\n- node: /dev/input/event2\n  name: \"a\rb\u{2028}c\"\n  events:\n  - evdev:\n"
+            + "    - [0, 0, 3, 57, 1]\n    - [0, 1]\n    - [0, 0, 0, 0, 0]\n"
+        let result = readRecording(text, format: .libinput, file: "cr.yaml")
+        #expect(result.rejects.map(\.description) == ["cr.yaml:8: an event is [sec, usec, type, code, value] with integers, not [\"0\", \"1\"]"])
+        #expect(result.records.first?.source.line == 9)
     }
 
     @Test func otherVersionsAndOtherDocumentsAreRejected() {
@@ -173,9 +206,11 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
         #expect(other.rejects.map(\.reason) == ["not a libinput record: no `devices:` list (with each device's `events:`)"])
         let deep = readRecording("version: 1\ndevices: " + String(repeating: "[", count: 100_000), format: .libinput, file: "d.yaml")
         #expect(deep.rejects.count == 1 && deep.rejects.first?.reason.hasPrefix("nested deeper than 32 levels") == true, "\(deep.rejects)")
-        // An evtest dump given as libinput: not YAML (or no devices), one reject, no crash.
+        // An evtest dump given as libinput: line 2 is not valid YAML after line 1 (a plain scalar),
+        // and what is read from line 2 on has no devices: two rejects, no records.
         let evtest = readRecording("Input driver version is 1.0.1\nInput device ID: bus 0x3\n", format: .libinput)
-        #expect(evtest.rejects.count == 1 && evtest.records.isEmpty)
+        #expect(evtest.rejects.map(\.source.line) == [2, 1] && evtest.records.isEmpty, "\(evtest.rejects)")
+        #expect(evtest.rejects.last?.reason.hasPrefix("not a libinput record") == true)
     }
 
     /// `DeviceLogSource` streams the YAML from its input; the same items as `readAll`.
