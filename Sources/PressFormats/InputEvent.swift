@@ -1,4 +1,4 @@
-// Linux input events as `getevent` and `evemu-record` print them: a time, a type, a code and a
+// Linux input events as `getevent`, `evemu-record`, `evtest` and `libinput record` print them: a time, a type, a code and a
 // value (`struct input_event`). Codes and names are those of the kernel's
 // include/uapi/linux/input-event-codes.h; the multi-touch semantics are those of
 // Documentation/input/multi-touch-protocol.rst.
@@ -167,7 +167,8 @@ public struct AxisRange: Hashable, Sendable {
 public enum InputLogLine: Hashable, Sendable {
     /// Blank, a comment, or a header line that carries nothing pressdb uses.
     case skip
-    /// A header line giving an axis's range: evemu `A:`, or a `getevent -p` axis line.
+    /// A header line giving an axis's range: evemu `A:`, a `getevent -p` axis line, or evtest's
+    /// `Max`/`Resolution` line under an axis.
     case axisRange(device: String, code: UInt16, AxisRange)
     /// An event pressdb reads (EV_SYN, EV_ABS, EV_KEY).
     case event(InputEvent)

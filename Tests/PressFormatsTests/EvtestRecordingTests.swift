@@ -27,6 +27,13 @@ private func evtestTime(_ t: Double) -> String {
     let frac = String(us % 1_000_000)
     return "\(us / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
 }
+/// Reads `lines` as an evtest dump and checks it gives exactly `sessions` (each session's
+/// samples, in contact order) and no reject.
+private func expectSessions(_ lines: [String], _ sessions: [[TouchSample]], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    let result = readRecording(lines.joined(separator: "\n"), format: .evtest)
+    #expect(result.rejects.isEmpty, "\(result.rejects)", sourceLocation: sourceLocation)
+    #expect(result.sessions.map { $0.records.map(\.sample) } == sessions, sourceLocation: sourceLocation)
+}
 private let (ABS, KEY) = (3, 1)
 private let (X, Y, MTX, MTY, TID, SLOT, TOUCH) = (0, 1, 0x35, 0x36, 0x39, 0x2f, 0x14a)
 
@@ -40,9 +47,7 @@ private let (X, Y, MTX, MTY, TID, SLOT, TOUCH) = (0, 1, 0x35, 0x36, 0x39, 0x2f, 
             evtestEvent(1.1, ABS, MTX, 505), evtestEvent(1.1, ABS, MTY, 604), evtestSyn(1.1, mt: true), evtestSyn(1.1),
             evtestSyn(1.2, mt: true), evtestSyn(1.2),
         ]
-        let result = readRecording(lines.joined(separator: "\n"), format: .evtest)
-        #expect(result.rejects.isEmpty, "\(result.rejects)")
-        #expect(result.sessions.map { $0.records.map(\.sample) } == [
+        expectSessions(lines, [
             [TouchSample(t: 1.0, x: 100, y: 200, phase: .began), TouchSample(t: 1.1, x: 100, y: 200, phase: .ended)],
             [TouchSample(t: 1.0, x: 500, y: 600, phase: .began), TouchSample(t: 1.1, x: 505, y: 604, phase: .moved),
              TouchSample(t: 1.2, x: 505, y: 604, phase: .ended)],
@@ -60,9 +65,7 @@ private let (X, Y, MTX, MTY, TID, SLOT, TOUCH) = (0, 1, 0x35, 0x36, 0x39, 0x2f, 
             evtestEvent(2.1, ABS, MTX, 310), evtestSyn(2.1),
             evtestEvent(2.2, ABS, TID, -1), evtestSyn(2.2),
         ]
-        let result = readRecording(lines.joined(separator: "\n"), format: .evtest)
-        #expect(result.rejects.isEmpty)
-        #expect(result.sessions.map { $0.records.map(\.sample) } == [[
+        expectSessions(lines, [[
             TouchSample(t: 2.0, x: 300, y: 400, phase: .began), TouchSample(t: 2.1, x: 310, y: 400, phase: .moved),
             TouchSample(t: 2.2, x: 310, y: 400, phase: .ended),
         ]])
@@ -76,9 +79,7 @@ private let (X, Y, MTX, MTY, TID, SLOT, TOUCH) = (0, 1, 0x35, 0x36, 0x39, 0x2f, 
             evtestEvent(1.2, ABS, TID, -1), evtestSyn(1.2),
             evtestEvent(1.3, ABS, SLOT, 0), evtestEvent(1.3, ABS, TID, -1), evtestSyn(1.3),
         ]
-        let result = readRecording(lines.joined(separator: "\n"), format: .evtest)
-        #expect(result.rejects.isEmpty)
-        #expect(result.sessions.map { $0.records.map(\.sample) } == [
+        expectSessions(lines, [
             [TouchSample(t: 1.0, x: 10, y: 20, phase: .began), TouchSample(t: 1.3, x: 10, y: 20, phase: .ended)],
             [TouchSample(t: 1.1, x: 30, y: 40, phase: .began), TouchSample(t: 1.2, x: 30, y: 40, phase: .ended)],
         ])
@@ -91,9 +92,7 @@ private let (X, Y, MTX, MTY, TID, SLOT, TOUCH) = (0, 1, 0x35, 0x36, 0x39, 0x2f, 
             evtestEvent(3.1, ABS, X, 55), evtestSyn(3.1),
             evtestEvent(3.2, KEY, TOUCH, 0), evtestSyn(3.2),
         ]
-        let result = readRecording(lines.joined(separator: "\n"), format: .evtest)
-        #expect(result.rejects.isEmpty)
-        #expect(result.sessions.map { $0.records.map(\.sample) } == [[
+        expectSessions(lines, [[
             TouchSample(t: 3.0, x: 50, y: 60, phase: .began), TouchSample(t: 3.1, x: 55, y: 60, phase: .moved),
             TouchSample(t: 3.2, x: 55, y: 60, phase: .ended),
         ]])

@@ -22,6 +22,12 @@ private func tap(_ t: Int, _ id: Int, _ x: Int, _ y: Int, indent: String = "  ")
     """
 }
 
+/// A recording of one device, /dev/input/event2, whose `events:` list is `events` (lines 5 on:
+/// the header is lines 1 to 4).
+private func oneDevice(_ events: String) -> String {
+    "version: 1\ndevices:\n- node: /dev/input/event2\n  events:\n" + events
+}
+
 private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sessions.map { $0.records.map(\.sample) } }
 
 @Suite struct LibinputRecordTests {
@@ -115,11 +121,7 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
     /// Bad entries are rejected with their line and text, the rest read: line 9 has two numbers,
     /// line 10 an unknown EV_ABS code, line 11 a microsecond count of a million.
     @Test func badEntriesAreRejectedAndTheRestRead() {
-        let text = """
-            version: 1
-            devices:
-            - node: /dev/input/event2
-              events:
+        let text = oneDevice("""
               - evdev:
                 - [0, 0, 3, 57, 1]
                 - [0, 0, 3, 53, 10]
@@ -131,7 +133,7 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
               - evdev:
                 - [0, 50000, 3, 57, -1]
                 - [0, 50000, 0, 0, 0]
-            """
+            """)
         let result = readRecording(text, format: .libinput, file: "b.yaml")
         #expect(result.rejects.map(\.source.description) == ["b.yaml:9", "b.yaml:10", "b.yaml:11"])
         #expect(result.rejects[0].reason.hasPrefix("an event is [sec, usec, type, code, value] with integers"))
@@ -145,11 +147,7 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
     /// reject naming it, and reading resumes with a new parser at the next frame (line 13, which
     /// lifts the contact) and goes on through the next device (line 16) without another reject.
     @Test func aSyntaxErrorSkipsToTheNextFrame() {
-        let text = """
-            version: 1
-            devices:
-            - node: /dev/input/event2
-              events:
+        let text = oneDevice("""
               - evdev:
                 - [0, 0, 3, 57, 1]
                 - [0, 0, 3, 53, 10]
@@ -171,7 +169,7 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
               - evdev:
                 - [1, 50000, 3, 57, -1]
                 - [1, 50000, 0, 0, 0]
-            """
+            """)
         let result = readRecording(text, format: .libinput, file: "s.yaml")
         #expect(result.rejects.map(\.source.line) == [12], "\(result.rejects)")
         #expect(result.rejects.first?.reason.hasPrefix("not valid YAML: ") == true)
@@ -215,7 +213,7 @@ private func samples(_ result: DeviceLogResult) -> [[TouchSample]] { result.sess
 
     /// `DeviceLogSource` streams the YAML from its input; the same items as `readAll`.
     @Test func theSourceStreamsTheSameItems() throws {
-        let text = "version: 1\ndevices:\n- node: /dev/input/event2\n  events:\n" + tap(3, 1, 40, 50) + "\n"
+        let text = oneDevice(tap(3, 1, 40, 50) + "\n")
         var source = DeviceLogSource(ByteInput(text: text, name: "t.yaml"), format: .libinput, contentHash: "abc")
         var touches: [TouchRecord] = []
         while let item = try source.next() {

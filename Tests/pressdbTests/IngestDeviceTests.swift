@@ -52,6 +52,14 @@ struct IngestDeviceTests {
         ("evemu", "Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events", 1),
         ("evemu", "Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events", 9),
         ("evemu", "Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events", 2),
+        // Counted by scripts/count-contacts (see IngestRecordingFormatsTests.swift); the FT5406
+        // header file has no events.
+        ("evtest", "chromeos-autotest_two_close_fingers_tracking.dat", 7),
+        ("evtest", "evtest_melfas-mms114_linux-input-2020-06-23.txt", 1),
+        ("evtest", "kobrakid_ft5406_evtest.txt", 0),
+        ("evtest", "kobrakid_ft5406_twodragoutput.txt", 2),
+        ("evtest", "kobrakid_ft5406_twotouchoutput.txt", 2),
+        ("libinput", "libinput-record_elan1206-touchpad_elan1206-bug.yaml", 25),
     ]
 
     @Test func everySharedRecordingIngestsWithoutRejectsByAutoDetection() throws {

@@ -6,10 +6,10 @@ import Testing
 
 @Suite(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
 struct IngestRecordingFormatsTests {
-    /// Contacts per recording, counted independently of pressdb by scripts/count-contacts (a
-    /// python3 script written from evtest's output format, libinput record's YAML read with
-    /// PyYAML's pure-Python loader, and the kernel's multi-touch rules; see
-    /// Tests/PressFormatsTests/EvtestRecordingTests.swift):
+    /// The contacts of every shared evtest and libinput recording, counted independently of
+    /// pressdb by scripts/count-contacts (a python3 script written from evtest's output format,
+    /// libinput record's YAML read with PyYAML's pure-Python loader, and the kernel's multi-touch
+    /// rules; see Tests/PressFormatsTests/EvtestRecordingTests.swift):
     ///
     ///     $ scripts/count-contacts ../shared/data/evtest/* ../shared/data/libinput/*
     ///     …chromeos-autotest_two_close_fingers_tracking.dat: 7 contacts, at most 2 at once, …
@@ -20,46 +20,15 @@ struct IngestRecordingFormatsTests {
     ///     …libinput-record_elan1206-touchpad_elan1206-bug.yaml: 25 contacts, at most 1 at once, …
     ///
     /// every one lifted by the end (0 still down) and no frame touching a slot without a contact.
-    static let expectedSessions: [(folder: String, file: String, sessions: Int)] = [
-        ("evtest", "chromeos-autotest_two_close_fingers_tracking.dat", 7),
-        ("evtest", "evtest_melfas-mms114_linux-input-2020-06-23.txt", 1),
-        ("evtest", "kobrakid_ft5406_evtest.txt", 0),
-        ("evtest", "kobrakid_ft5406_twodragoutput.txt", 2),
-        ("evtest", "kobrakid_ft5406_twotouchoutput.txt", 2),
-        ("libinput", "libinput-record_elan1206-touchpad_elan1206-bug.yaml", 25),
-    ]
-
-    @Test func everyFileIsListed() throws {
+    /// They are rows of `IngestDeviceTests.expectedSessions`, whose test ingests each file with
+    /// `--format auto` and by name (no rejects, those counts); this checks that every file is there.
+    @Test func everyFileHasItsIndependentCount() throws {
         for folder in ["evtest", "libinput"] {
             let files = try FileManager.default.contentsOfDirectory(atPath: SharedRecordings.root.appendingPathComponent(folder).path)
-            #expect(files.sorted() == Self.expectedSessions.filter { $0.folder == folder }.map(\.file).sorted())
+            #expect(files.sorted() == IngestDeviceTests.expectedSessions.filter { $0.folder == folder }.map(\.file).sorted())
         }
-    }
-
-    @Test(arguments: expectedSessions.map { "\($0.folder)/\($0.file)" })
-    func ingestsByDetectionAndByName(_ name: String) throws {
-        let entry = Self.expectedSessions.first { "\($0.folder)/\($0.file)" == name }!
-        let dir = try Binary.temporaryDirectory()
-        let db = dir.appendingPathComponent("r.sqlite")
-        let path = SharedRecordings.url(entry.folder, entry.file).path
-        let auto = try Binary.run(["ingest", path, "--db", db.path])
-        // A file with no contact (the header alone) stores nothing; issue 15 item 13 may make that
-        // "nothing to work on" (status 4) — either way, no failure and no reject.
-        #expect(auto.status == 0 || (entry.sessions == 0 && auto.status == 4), "\(name): \(auto.stderr)")
-        #expect(auto.stderr.contains("sessions: \(entry.sessions) new, 0 duplicate, 0 conflict, 0 pending; 0 rejected"),
-                "\(name): \(auto.stderr)")
-        #expect(!auto.stderr.contains("warning"), "\(auto.stderr)")
-        if FileManager.default.fileExists(atPath: db.path) {
-            #expect(try rows(db, "SELECT count(*) FROM sessions") == [["\(entry.sessions)"]])
-            #expect(try rows(db, "SELECT count(*) FROM rejects") == [["0"]])
-            #expect(try rows(db, "SELECT count(*) FROM pending") == [["0"]])
-            #expect(try rows(db, "SELECT count(*) FROM results") == [["\(entry.sessions)"]])
-        }
-        // --format evtest|libinput names the same sessions: all duplicates.
-        let named = try Binary.run(["ingest", "--format", entry.folder, path, "--db", db.path])
-        #expect(named.status == 0 || (entry.sessions == 0 && named.status == 4), "\(name): \(named.stderr)")
-        #expect(named.stderr.contains("sessions: 0 new, \(entry.sessions) duplicate, 0 conflict, 0 pending; 0 rejected"),
-                "\(name): \(named.stderr)")
+        #expect(IngestDeviceTests.expectedSessions.filter { ["evtest", "libinput"].contains($0.folder) }.map(\.sessions)
+                == [7, 1, 0, 2, 2, 25])
     }
 
     /// Standard input is read into memory, hashed, then read: the libinput YAML streams from the
@@ -76,9 +45,9 @@ struct IngestRecordingFormatsTests {
         #expect(file.stderr.contains("sessions: 0 new, 25 duplicate"), "\(file.stderr)")
     }
 
-    /// The help names the formats and the recording commands' outputs are detected.
     @Test func helpNamesTheFormats() throws {
         let r = try Binary.run(["ingest", "--help"])
         #expect(r.stdout.contains("auto|ndjson|csv|getevent|evemu|evtest|libinput"))
+        #expect(r.stdout.contains("'evtest /dev/input/eventN' or 'libinput record'"))
     }
 }

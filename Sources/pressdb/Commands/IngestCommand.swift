@@ -1,5 +1,5 @@
-// `pressdb ingest`: reads NDJSON or CSV touch logs, and getevent or evemu device recordings, into
-// the database.
+// `pressdb ingest`: reads NDJSON or CSV touch logs, and getevent, evemu, evtest or libinput record
+// device recordings, into the database.
 import Foundation
 import PressCore
 import PressFormats
@@ -8,7 +8,7 @@ import PressStore
 enum IngestCommand: PressCommand {
     static let spec = CommandSpec(
         name: "ingest",
-        abstract: "Read touch logs (NDJSON, CSV) or device recordings (getevent, evemu) into the database.",
+        abstract: "Read touch logs (NDJSON, CSV) or device recordings (getevent, evemu, evtest, libinput) into the database.",
         discussion: """
         Each FILE (or standard input, for '-' or when no FILE is given) holds touch records:
         NDJSON, one JSON object per line, or CSV with a header row (docs/log-format.md).
@@ -17,13 +17,15 @@ enum IngestCommand: PressCommand {
         nothing. Bad lines are reported as FILE:LINE: reason, stored in the rejects table, and
         the rest is still ingested (exit status 3); --strict aborts instead, writing nothing.
 
-        A FILE may also be an Android 'getevent -lt' (or -t) or Linux 'evemu-record' recording
-        (docs/device-recordings.md): each finger contact becomes one session, named after the
-        file's content hash, so the same recording always gives the same sessions. Raw
-        coordinates become pixels (--abs-range, --screen), then points (--px-per-pt). Each session
-        is hit-tested at its touch-down point against --layout and the {"type":"control"} records
-        of NDJSON inputs read before it; a miss keeps --config, --container and the reference's
-        44 x 44 pt control centred on the touch-down. A regular file is read twice (first to hash
+        A FILE may also be an Android 'getevent -lt' (or -t) recording, or a Linux 'evemu-record',
+        'evtest /dev/input/eventN' or 'libinput record' one (docs/device-recordings.md): each
+        finger contact becomes one session, named after the file's content hash, so the same
+        recording always gives the same sessions. Raw coordinates become pixels (--abs-range,
+        --screen), then points (--px-per-pt); without --screen, axes with a resolution (a
+        touchpad's) become points physically, 1 pt = 1/160 inch. Each session is hit-tested at
+        its touch-down point against --layout and the {"type":"control"} records of NDJSON
+        inputs read before it; a miss keeps --config, --container and the reference's 44 x 44
+        pt control centred on the touch-down. A regular file is read twice (first to hash
         it); standard input is read into memory first.
 
         Example (a 1080 x 2340 px phone at 440 dpi: 440 / 160 = 2.75 px per pt):
@@ -37,7 +39,7 @@ enum IngestCommand: PressCommand {
             .option("format", "FORMAT", help: "Input format: auto|ndjson|csv|getevent|evemu|evtest|libinput (default\nauto: '{' first means NDJSON, a CSV header with 'session' and 't'\ncolumns CSV, else a device recording recognised by its first lines)."),
             .option("config", "NAME", help: "Configuration name for sessions that give none."),
             .option("container", "NAME", help: "Container for sessions that give none:\nnone|scroll|table|scroll-immediate."),
-            .option("abs-range", "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g.\n0:1079,0:2339 (default: the recording's own A: or getevent -p\nranges, else none: pixels = raw)."),
+            .option("abs-range", "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g.\n0:1079,0:2339, or with resolutions in units/mm, 0:3987:32,0:1960:31\n(default: the recording's own ranges, else none: pixels = raw)."),
             .option("screen", "WxH", help: "Device recordings: the screen size in pixels, e.g. 1080x2340\n(default: the axis span, so pixels = raw - min)."),
             .option("px-per-pt", "F", help: "Device recordings: pixels per point, e.g. Android density / 160\n(2 for a 320 dpi phone; default 1)."),
             .option("layout", "FILE.json", help: "Device recordings: the screen's controls, {\"controls\": [{\"id\", \"frame\":\n[x,y,w,h] in points, \"container\", \"scroll_axis\", \"config\"}, …]}\nor one {\"type\":\"control\",…} record per line."),
