@@ -20,8 +20,8 @@
 //   Event: time 1395784284.739323, >>>>>>>>>>>>>> SYN_DROPPED <<<<<<<<<<<<
 //
 // print_events writes the value with `%d`, except EV_MSC MSC_RAW and MSC_SCAN with `%02x`; the
-// type and code names are `?` when evtest does not know them (`code 53 (?)`), and evtest before
-// 1.26 printed other names (`type 3 (Absolute)`, `-------------- Report Sync ------------`, and
+// type and code names are `?` when evtest does not know them (`code 53 (?)`), and the older
+// evtest (the kernel-2.6 era one, before it printed the kernel's names) printed other names (`type 3 (Absolute)`, `-------------- Report Sync ------------`, and
 // `Config Sync` for every EV_SYN code but 0, SYN_MT_REPORT included). The numbers are what
 // count, so names are not checked. Before the header there may be evtest's device selection
 // (`No device specified, trying to scan all of /dev/input/event*`, `Available devices:`, one
@@ -55,7 +55,7 @@ public enum EvtestLine {
                                  "No device specified", "Not running as root", "Available devices:",
                                  "Select the device event number", "/dev/input/event", "***", "$"]
 
-    /// EV_SYN names as evtest prints them between the dashes (`codename()`), and evtest < 1.26's.
+    /// EV_SYN names as evtest prints them between the dashes (`codename()`), and the older evtest's.
     static let synNames: [Substring: UInt16] = [
         "SYN_REPORT": InputEventCode.synReport, "SYN_CONFIG": InputEventCode.synConfig,
         "SYN_MT_REPORT": InputEventCode.synMTReport, "SYN_DROPPED": InputEventCode.synDropped,

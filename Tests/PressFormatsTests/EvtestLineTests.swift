@@ -1,5 +1,5 @@
 // evtest lines read one at a time, against the formats evtest.c prints (print_events,
-// print_absdata) and evtest before 1.26 printed; and small hand-made dumps of each touch protocol,
+// print_absdata) and the older, kernel-2.6 era evtest printed; and small hand-made dumps of each touch protocol,
 // their contacts worked out by hand from the kernel's rules (multi-touch-protocol.rst).
 import Testing
 import PressCore
@@ -19,7 +19,7 @@ private func parse(_ line: String, seenEvent: Bool = true) -> InputLogLine {
                 == .event(InputEvent(time: 1395784284.747319, type: 3, code: 0x39, value: -1)))
         #expect(parse("Event: time 1.000001, type 1 (EV_KEY), code 330 (BTN_TOUCH), value 1")
                 == .event(InputEvent(time: 1.000001, type: 1, code: 0x14a, value: 1)))
-        // Unknown names print as `?`, and evtest < 1.26 printed its own: the numbers count.
+        // Unknown names print as `?`, and the older evtest printed its own: the numbers count.
         #expect(parse("Event: time 1305760755.436598, type 3 (Absolute), code 53 (?), value 6287")
                 == .event(InputEvent(time: 1305760755.436598, type: 3, code: 0x35, value: 6287)))
         #expect(parse("Event: time 5.000000, type 3 (?), code 54 (?), value 12")
@@ -36,7 +36,7 @@ private func parse(_ line: String, seenEvent: Bool = true) -> InputLogLine {
         #expect(parse("Event: time 1.5, -------------- SYN_REPORT ------------") == syn(1.5, 0))
         #expect(parse("Event: time 1.5, ++++++++++++++ SYN_MT_REPORT ++++++++++++") == syn(1.5, 2))
         #expect(parse("Event: time 1.5, >>>>>>>>>>>>>> SYN_DROPPED <<<<<<<<<<<<") == syn(1.5, 3))
-        // evtest < 1.26: `Report Sync` for code 0, `Config Sync` for every other code (an MT report).
+        // The older evtest: `Report Sync` for code 0, `Config Sync` for every other code (an MT report).
         #expect(parse("Event: time 1294311437.197758, -------------- Report Sync ------------") == syn(1294311437.197758, 0))
         #expect(parse("Event: time 1305760755.417163, -------------- Config Sync ------------") == syn(1305760755.417163, 2))
     }
