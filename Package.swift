@@ -15,14 +15,20 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system's libyaml (Debian: libyaml-dev), for `libinput record` YAML recordings.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         // Build-time tool and plugin that embed migrations/*.sql and reports/*.sql into the binary.
         .executableTarget(name: "EmbedSQLTool"),
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
 
         // The pure model: touches, springs, curves, timeline, gesture rules, classification, latency.
         .target(name: "PressCore"),
-        // Log formats: NDJSON, CSV, getevent, evemu, layouts → records.
-        .target(name: "PressFormats", dependencies: ["PressCore"]),
+        // Log formats: NDJSON, CSV, getevent, evemu, evtest, libinput record, layouts → records.
+        .target(name: "PressFormats", dependencies: ["PressCore", "CYAML"]),
         // Statistics: intervals, tests, distributions.
         .target(name: "PressStats"),
         // SVG charts for HTML reports.

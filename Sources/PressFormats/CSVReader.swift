@@ -36,6 +36,12 @@ public struct CSVReader: RecordSource {
         var quoted: Bool
     }
 
+    /// How far a quoted field may run past the line it opens on (RFC 4180 allows line breaks in
+    /// quotes): at most this many lines in all, and `maximumQuotedBytes` bytes after the first.
+    /// A quote still open then, or at the end of the input, is taken as unterminated.
+    public static let maximumQuotedLines = 64
+    public static let maximumQuotedBytes = 1 << 20
+
     public init(_ input: ByteInput) {
         self.input = input
         cells.reserveCapacity(32)
@@ -52,41 +58,112 @@ public struct CSVReader: RecordSource {
     }
 
     public mutating func next() throws -> RecordItem? {
-        while let line = try input.nextLine() {
-            let source = SourceLocation(file: input.name, line: input.lineNumber)
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            var open = Self.split(line, into: &cells)
-            if !open {
-                if header == nil { try readHeader(line, source); continue }
-                lastLine = line
-                lastWasScratch = false
-                return row(line, source)
-            }
-            // A quoted field spans lines: gather them in `scratch` and split again.
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: line)
-            while open, let more = try input.nextLine() {
-                scratch.append(0x0A)
-                scratch.append(contentsOf: more)
-                open = scratch.withUnsafeBufferPointer { Self.split($0, into: &cells) }
-            }
-            let text = scratch
-            if header == nil {
-                if open { throw InputError("\(source): CSV header: a quoted name is not closed") }
-                try text.withUnsafeBufferPointer { try readHeader($0, source) }
-                continue
-            }
-            lastLine = nil
-            lastWasScratch = true
-            return text.withUnsafeBufferPointer { b in
-                if open {
-                    return .reject(Reject(source: source, reason: "malformed CSV: a quoted field is not closed before the end of the input",
-                                          raw: rawText(b)))
+        while true {
+            let number: Int
+            if replayIndex < replayLines.count {
+                // A line read ahead for a quote given up on: read it again, from a copy.
+                let r = replayLines[replayIndex]
+                replayIndex += 1
+                if replayIndex == replayLines.count { replayLines.removeAll(); replayIndex = 0 }
+                number = r.line
+                scratch.removeAll(keepingCapacity: true)
+                scratch.append(contentsOf: r.bytes)
+                let text = scratch
+                if let item = try text.withUnsafeBufferPointer({ try read($0, number: number, fromScratch: true) }) {
+                    return item
                 }
-                return row(b, source)
+            } else {
+                guard let line = try input.nextLine() else { return nil }
+                if let item = try read(line, number: input.lineNumber, fromScratch: false) { return item }
             }
         }
-        return nil
+    }
+
+    /// Lines read ahead while a quote was open, to be read again after the row where it opened
+    /// was rejected: their bytes and line numbers, in order.
+    private var replayLines: [(bytes: ArraySlice<UInt8>, line: Int)] = []
+    private var replayIndex = 0
+
+    /// The next line to add to a quoted field: a line read ahead before, else the input's.
+    private mutating func nextContinuationLine(into buffer: inout [UInt8]) throws -> Int? {
+        if replayIndex < replayLines.count {
+            let r = replayLines[replayIndex]
+            replayIndex += 1
+            buffer.append(contentsOf: r.bytes)
+            return r.line
+        }
+        guard let more = try input.nextLine() else { return nil }
+        buffer.append(contentsOf: more)
+        return input.lineNumber
+    }
+
+    /// Reads one line (`line`, numbered `number`; `fromScratch`: its bytes are `scratch`'s), and
+    /// the lines after it while a quoted field is open. Nil for a blank line or the header.
+    private mutating func read(_ line: UnsafeBufferPointer<UInt8>, number: Int, fromScratch: Bool) throws -> RecordItem? {
+        let source = SourceLocation(file: input.name, line: number)
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        var open = Self.split(line, into: &cells)
+        if !open {
+            if header == nil { try readHeader(line, source); return nil }
+            lastLine = fromScratch ? nil : line
+            lastWasScratch = fromScratch
+            return row(line, source)
+        }
+        // A quoted field spans lines (RFC 4180 §2.6): gather them in `gathered`, within the
+        // limits, and split again.
+        var gathered: [UInt8] = Array(line)
+        var lineEnds: [(end: Int, line: Int)] = [(gathered.count, number)]
+        var gaveUp = false
+        while open {
+            guard lineEnds.count < Self.maximumQuotedLines, gathered.count - lineEnds[0].end <= Self.maximumQuotedBytes else {
+                gaveUp = true; break
+            }
+            gathered.append(0x0A)
+            guard let n = try nextContinuationLine(into: &gathered) else { gathered.removeLast(); break }
+            lineEnds.append((gathered.count, n))
+            open = gathered.withUnsafeBufferPointer { Self.split($0, into: &cells) }
+        }
+        if header == nil {
+            if open { throw InputError("\(source): CSV header: a quoted name is not closed") }
+            try gathered.withUnsafeBufferPointer { try readHeader($0, source) }
+            return nil
+        }
+        var rowProblem: String? = nil
+        if !open {
+            let item = gathered.withUnsafeBufferPointer { row($0, source) }
+            guard case .reject(let r) = item else {
+                scratch = gathered
+                lastLine = nil
+                lastWasScratch = true
+                return item
+            }
+            rowProblem = r.reason
+        }
+        // The quote was never closed, or the lines it joined make no valid row: reject the line
+        // where it opened, alone, and read the lines after it again.
+        let reason: String
+        if let rowProblem {
+            reason = "malformed CSV: a quoted field opened on this line joins \(lineEnds.count) lines into a row that is "
+                + "not valid (\(rowProblem)); this line is rejected and reading resumes at the next one"
+        } else if gaveUp {
+            reason = "malformed CSV: a quoted field opened on this line is not closed within \(Self.maximumQuotedLines) lines "
+                + "(or \(Self.maximumQuotedBytes) bytes); this line is rejected and reading resumes at the next one"
+        } else {
+            reason = "malformed CSV: a quoted field opened on this line is not closed before the end of the input; "
+                + "this line is rejected and reading resumes at the next one"
+        }
+        var again: [(bytes: ArraySlice<UInt8>, line: Int)] = []
+        let kept = gathered
+        for k in 1..<lineEnds.count {
+            again.append((kept[(lineEnds[k - 1].end + 1)..<lineEnds[k].end], lineEnds[k].line))
+        }
+        again += replayLines[replayIndex...]
+        replayLines = again
+        replayIndex = 0
+        scratch = Array(gathered[0..<lineEnds[0].end])
+        lastLine = nil
+        lastWasScratch = true
+        return scratch.withUnsafeBufferPointer { .reject(Reject(source: source, reason: reason, raw: rawText($0))) }
     }
 
     public var lastRaw: String {

@@ -242,7 +242,9 @@ public enum ConfigurationJSON {
         do {
             object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
         } catch {
-            throw ConfigurationJSONError(field: "", message: "not valid JSON (\(error.localizedDescription))")
+            // Foundation's message names no place ("The operation could not be completed").
+            throw ConfigurationJSONError(field: "", message: JSONDocumentError.describe(text).map { "not valid JSON: \($0)" }
+                ?? "not valid JSON")
         }
         guard let v = value(fromJSONObject: object) else {
             throw ConfigurationJSONError(field: "", message: "not valid JSON")

@@ -78,17 +78,28 @@ public struct ContactTracker: Sendable {
     /// The number of contacts begun so far.
     public private(set) var contactCount = 0
     private var devices: [String: DeviceState] = [:]
+    private var problems: [ContactProblem] = []
 
     public init() {}
 
     /// Feeds one event (`line`: its line number). Returns the samples a `SYN_REPORT` commits (in
     /// contact order; empty for other events), or nil when the event is refused because its
-    /// frame already holds `maximumFrameEvents` events.
+    /// frame already holds `maximumFrameEvents` events. Frames with data that belongs to no
+    /// contact are reported by `takeProblems()`.
     public mutating func consume(_ event: InputEvent, line: Int) -> [ContactSample]? {
         var next = contactCount
-        let out = devices[event.device, default: DeviceState()].consume(event, line: line, nextContact: &next)
+        let out = devices[event.device, default: DeviceState()].consume(event, line: line, nextContact: &next,
+                                                                        problems: &problems)
         contactCount = next
         return out
+    }
+
+    /// The problems found since the last call, in input order: protocol-B frames that update or
+    /// lift a slot with no contact (its touch-down was not read: a rejected line, or a recording
+    /// started while a finger was down). Their data belongs to no session and is dropped.
+    public mutating func takeProblems() -> [ContactProblem] {
+        defer { problems.removeAll() }
+        return problems
     }
 
     /// The last sample of every contact that has begun and not yet lifted, in contact order. At
@@ -102,6 +113,13 @@ public struct ContactTracker: Sendable {
 
     /// The protocol a device turned out to use, or nil before its first touch frame.
     public func touchProtocol(device: String = "") -> TouchProtocol? { devices[device]?.mode }
+}
+
+/// A committed frame whose data the tracker had to drop: the `SYN_REPORT`'s line, and why.
+public struct ContactProblem: Hashable, Sendable {
+    public var line: Int
+    public var reason: String
+    public init(line: Int, reason: String) { self.line = line; self.reason = reason }
 }
 
 /// One contact that has begun and not lifted.
@@ -148,14 +166,15 @@ private struct DeviceState: Sendable {
         return all
     }
 
-    mutating func consume(_ e: InputEvent, line: Int, nextContact: inout Int) -> [ContactSample]? {
+    mutating func consume(_ e: InputEvent, line: Int, nextContact: inout Int,
+                          problems: inout [ContactProblem]) -> [ContactSample]? {
         let relevant = e.type == InputEventType.abs
             || (e.type == InputEventType.key && e.code == InputEventCode.btnTouch)
             || (e.type == InputEventType.syn && e.code == InputEventCode.synMTReport)
         if e.type == InputEventType.syn && e.code == InputEventCode.synReport {
             defer { frame.removeAll(keepingCapacity: true) }
             if dropping { dropping = false; return [] }
-            return commit(time: e.time, line: line, device: e.device, nextContact: &nextContact)
+            return commit(time: e.time, line: line, device: e.device, nextContact: &nextContact, problems: &problems)
         }
         if e.type == InputEventType.syn && e.code == InputEventCode.synDropped {
             dropping = true
@@ -183,7 +202,8 @@ private struct DeviceState: Sendable {
         return s
     }
 
-    mutating func commit(time: Double, line: Int, device: String, nextContact: inout Int) -> [ContactSample] {
+    mutating func commit(time: Double, line: Int, device: String, nextContact: inout Int,
+                         problems: inout [ContactProblem]) -> [ContactSample] {
         let isMT: (InputEvent) -> Bool = {
             ($0.type == InputEventType.abs && InputEventCode.isMultiTouch($0.code))
                 || ($0.type == InputEventType.syn && $0.code == InputEventCode.synMTReport)
@@ -208,7 +228,8 @@ private struct DeviceState: Sendable {
         switch mode {
         case .singleTouch?: out += commitSingleTouch(time: time, line: line, device: device, nextContact: &nextContact)
         case .multiTouchA?: out += commitProtocolA(time: time, line: line, device: device, nextContact: &nextContact)
-        case .multiTouchB?: out += commitProtocolB(time: time, line: line, device: device, nextContact: &nextContact)
+        case .multiTouchB?:
+            out += commitProtocolB(time: time, line: line, device: device, nextContact: &nextContact, problems: &problems)
         case nil: break
         }
         return out
@@ -321,19 +342,29 @@ private struct DeviceState: Sendable {
 
     // MARK: Protocol B
 
-    mutating func commitProtocolB(time: Double, line: Int, device: String, nextContact: inout Int) -> [ContactSample] {
+    mutating func commitProtocolB(time: Double, line: Int, device: String, nextContact: inout Int,
+                                  problems: inout [ContactProblem]) -> [ContactSample] {
         var endings: [(contact: OpenContact, x: Int32, y: Int32)] = []
         var touched = Set<Int32>()
+        // Slots this frame updates or lifts while they have no contact (and did not just lift).
+        var orphanUpdates = Set<Int32>(), orphanLifts = Set<Int32>(), lifted = Set<Int32>()
         for e in frame where e.type == InputEventType.abs && InputEventCode.isMultiTouch(e.code) {
             if e.code == InputEventCode.absMTSlot { slot = e.value; continue }
             var s = slots[slot, default: Slot()]
             touched.insert(slot)
+            if s.open == nil, !lifted.contains(slot) {
+                if e.code == InputEventCode.absMTTrackingID {
+                    if e.value < 0 { orphanLifts.insert(slot) }
+                } else {
+                    orphanUpdates.insert(slot)
+                }
+            }
             switch e.code {
             case InputEventCode.absMTPositionX: s.x = e.value
             case InputEventCode.absMTPositionY: s.y = e.value
             case InputEventCode.absMTTrackingID:
                 if e.value < 0 {
-                    if let o = s.open { endings.append((o, s.x, s.y)); s.open = nil }
+                    if let o = s.open { endings.append((o, s.x, s.y)); s.open = nil; lifted.insert(slot) }
                 } else if s.open?.trackingID != e.value {
                     // A new id in an occupied slot replaces its contact (the old one lifted).
                     if let o = s.open { endings.append((o, s.x, s.y)) }
@@ -359,10 +390,28 @@ private struct DeviceState: Sendable {
             s.open = o
             slots[k] = s
         }
+        if !orphanUpdates.isEmpty || !orphanLifts.isEmpty {
+            problems.append(ContactProblem(line: line, reason: Self.orphanReason(updates: orphanUpdates, lifts: orphanLifts)))
+        }
         // Contact order; a contact that began and ended here keeps began before ended.
         let rank: (TouchPhase) -> Int = { $0 == .began ? 0 : ($0 == .ended ? 2 : 1) }
         return out.enumerated().sorted {
             ($0.element.contact, rank($0.element.phase), $0.offset) < ($1.element.contact, rank($1.element.phase), $1.offset)
         }.map(\.element)
+    }
+
+    /// "this frame updates slot 0 and lifts slot 2, which have no contact (…); their data is dropped".
+    static func orphanReason(updates: Set<Int32>, lifts: Set<Int32>) -> String {
+        func slots(_ s: Set<Int32>) -> String {
+            let sorted = s.sorted().map(String.init)
+            return (sorted.count == 1 ? "slot " : "slots ") + sorted.joined(separator: ", ")
+        }
+        var parts: [String] = []
+        if !updates.isEmpty { parts.append("updates " + slots(updates)) }
+        if !lifts.isEmpty { parts.append("lifts " + slots(lifts)) }
+        let one = updates.union(lifts).count == 1
+        return "this frame " + parts.joined(separator: " and ") + (one ? ", which has no contact" : ", which have no contact")
+            + " (no ABS_MT_TRACKING_ID ≥ 0 was read for \(one ? "it" : "them") since \(one ? "its" : "their") last lift); "
+            + "\(one ? "its" : "their") data is dropped"
     }
 }

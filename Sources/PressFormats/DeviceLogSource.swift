@@ -1,12 +1,13 @@
-// Device recordings (getevent, evemu) as a `RecordSource`, so `pressdb ingest` stores their
-// contacts like any touch log; and the routing of NDJSON layout records to them.
+// Device recordings (getevent, evemu, evtest, libinput record) as a `RecordSource`, so `pressdb
+// ingest` stores their contacts like any touch log; and the routing of NDJSON layout records to them.
 import PressCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A getevent or evemu recording read as a `RecordSource`: each line goes through a
-/// `DeviceLogReader`, whose records and rejects come out in input order.
+/// A device recording read as a `RecordSource`: each line goes through a `DeviceLogReader`
+/// (a libinput recording through a `LibinputRecordReader`, streaming), whose records and rejects
+/// come out in input order.
 ///
 ///     let input = try ByteInput(path: "tap.getevent-lt.txt")
 ///     var source = try DeviceLogSource(input, format: .getevent, options: options, file: input.name)
@@ -32,6 +33,8 @@ public struct DeviceLogSource: RecordSource {
     /// The caller's input when a first pass hashed the file, to check it read the same bytes.
     private let checkedInput: ByteInput?
     private var reader: DeviceLogReader
+    /// libinput: the YAML reader, pulling lines from `lines` itself.
+    private var yaml: LibinputRecordReader?
     private var queue: [RecordItem] = []
     private var queueIndex = 0
     private var lastLine = ""
@@ -45,6 +48,7 @@ public struct DeviceLogSource: RecordSource {
         lines = input
         checkedInput = nil
         reader = DeviceLogReader(format: format, file: input.name, contentHash: contentHash, options: options)
+        if format == .libinput { yaml = LibinputRecordReader(lines, contentHash: contentHash, options: options) }
     }
 
     /// Reads `input`, computing the content hash first: by a streaming pass over `file` when it
@@ -65,9 +69,22 @@ public struct DeviceLogSource: RecordSource {
             checkedInput = nil
         }
         reader = DeviceLogReader(format: format, file: input.name, contentHash: contentHash, options: options)
+        if format == .libinput { yaml = LibinputRecordReader(lines, contentHash: contentHash, options: options) }
     }
 
     public mutating func next() throws -> RecordItem? {
+        if yaml != nil {
+            while let item = try yaml!.next() {
+                lastLine = yaml!.lastRaw
+                switch item {
+                case .record(let r): return .touch(r)
+                case .reject(let r): return .reject(r)
+                case .warning(let w): noteWarning(w)
+                }
+            }
+            try finishInput()
+            return nil
+        }
         while true {
             if queueIndex < queue.count {
                 queueIndex += 1
@@ -84,6 +101,7 @@ public struct DeviceLogSource: RecordSource {
                 switch item {
                 case .record(let r): queue.append(.touch(r))
                 case .reject(let r): queue.append(.reject(r))
+                case .warning(let w): noteWarning(w)
                 }
             }
         }
@@ -91,11 +109,23 @@ public struct DeviceLogSource: RecordSource {
 
     public var lastRaw: String { lastLine }
 
+    /// The first `warningsKept` warnings (lines read in spite of a flaw), in input order.
+    public private(set) var warnings: [DeviceLogWarning] = []
+    /// How many warnings there were in all (more than `warnings` holds when over `warningsKept`).
+    public private(set) var warningCount = 0
+    /// The most warnings kept in `warnings`.
+    public static let warningsKept = 100
+
+    private mutating func noteWarning(_ w: DeviceLogWarning) {
+        warningCount += 1
+        if warnings.count < Self.warningsKept { warnings.append(w) }
+    }
+
     /// The contacts still down so far (at the end: the sessions the ingest keeps pending).
-    public var openContacts: [DeviceLogOpenContact] { reader.openContacts }
+    public var openContacts: [DeviceLogOpenContact] { yaml?.openContacts ?? reader.openContacts }
 
     /// Events after the last `SYN_REPORT` (a frame cut off at the end of input), in no record.
-    public var uncommittedEvents: Int { reader.uncommittedEvents }
+    public var uncommittedEvents: Int { yaml?.uncommittedEvents ?? reader.uncommittedEvents }
 
     private mutating func finishInput() throws {
         guard !ended else { return }

@@ -59,7 +59,9 @@ public enum EvemuLine {
         }
         guard code <= 0x3f else { return .malformed("unknown EV_ABS code 0x\(InputEventType.hex4(code))") }
         guard lo <= hi else { return .malformed("axis minimum \(lo) exceeds its maximum \(hi)") }
-        return .axisRange(device: "", code: code, AxisRange(min: lo, max: hi))
+        // `A: code min max fuzz flat resolution`; evemu before 2.0 wrote no resolution.
+        let resolution = f.count >= 6 ? Int(f[5]) ?? 0 : 0
+        return .axisRange(device: "", code: code, AxisRange(min: lo, max: hi, resolution: max(0, resolution)))
     }
 
     /// 1 to 4 hex digits.

@@ -100,6 +100,17 @@ public enum GeteventLine {
         return .event(InputEvent(time: time, type: type, code: code, value: value, device: deviceName))
     }
 
+    /// A line with text before its `[` (a stray character pasted before the timestamp, seen in
+    /// real recordings): the line read from its first `[`, and the text before it. Nil when the
+    /// line starts with `[` or has none. The caller reads the event only when `line` is one
+    /// (`.event`, `.otherEvent`), with a warning naming the text.
+    public static func parseAfterJunk(_ raw: Substring, currentHeaderDevice device: String = "")
+        -> (line: InputLogLine, junk: Substring)? {
+        let line = raw.deviceLogTrimmed()
+        guard line.first != "[", let open = line.firstIndex(of: "[") else { return nil }
+        return (parse(line[open...], currentHeaderDevice: device), line[..<open].deviceLogTrimmed())
+    }
+
     /// The device path of an `add device N: /dev/input/eventX` header line, or nil.
     public static func addedDevice(_ raw: Substring) -> String? {
         let line = raw.deviceLogTrimmed()
@@ -125,7 +136,7 @@ public enum GeteventLine {
             parts.first { $0.hasPrefix(key + " ") }.flatMap { Int($0.dropFirst(key.count + 1)) }
         }
         guard let lo = number("min"), let hi = number("max") else { return .skip }
-        return .axisRange(device: device, code: code, AxisRange(min: lo, max: hi))
+        return .axisRange(device: device, code: code, AxisRange(min: lo, max: hi, resolution: max(0, number("resolution") ?? 0)))
     }
 
     /// `sec.usec` → seconds.

@@ -1,4 +1,4 @@
-// Linux input events as `getevent` and `evemu-record` print them: a time, a type, a code and a
+// Linux input events as `getevent`, `evemu-record`, `evtest` and `libinput record` print them: a time, a type, a code and a
 // value (`struct input_event`). Codes and names are those of the kernel's
 // include/uapi/linux/input-event-codes.h; the multi-touch semantics are those of
 // Documentation/input/multi-touch-protocol.rst.
@@ -143,11 +143,17 @@ public enum InputEventCode {
 }
 
 /// An absolute axis's range as the kernel reports it (`struct input_absinfo` minimum and maximum,
-/// both inclusive, in the device's raw units).
+/// both inclusive, in the device's raw units), and its resolution.
 public struct AxisRange: Hashable, Sendable {
     public var min: Int
     public var max: Int
-    public init(min: Int, max: Int) { self.min = min; self.max = max }
+    /// `struct input_absinfo.resolution`: raw units per millimetre for the position axes
+    /// (`ABS_X`/`ABS_Y`, `ABS_MT_POSITION_X/Y`; include/uapi/linux/input.h); 0 when not given.
+    /// With it, and no `--screen`, positions become points physically (see `DeviceLogOptions`).
+    public var resolution: Int
+    public init(min: Int, max: Int, resolution: Int = 0) {
+        self.min = min; self.max = max; self.resolution = resolution
+    }
     /// The number of distinct raw values, max − min + 1 (saturating at `Int.max` instead of
     /// overflowing for absurd ranges; the kernel's are 32-bit).
     public var span: Int {
@@ -161,7 +167,8 @@ public struct AxisRange: Hashable, Sendable {
 public enum InputLogLine: Hashable, Sendable {
     /// Blank, a comment, or a header line that carries nothing pressdb uses.
     case skip
-    /// A header line giving an axis's range: evemu `A:`, or a `getevent -p` axis line.
+    /// A header line giving an axis's range: evemu `A:`, a `getevent -p` axis line, or evtest's
+    /// `Max`/`Resolution` line under an axis.
     case axisRange(device: String, code: UInt16, AxisRange)
     /// An event pressdb reads (EV_SYN, EV_ABS, EV_KEY).
     case event(InputEvent)

@@ -6,38 +6,51 @@ public enum DeviceLogFormat: String, Sendable, Hashable, CaseIterable {
     case getevent
     /// An `evemu-record` recording.
     case evemu
+    /// An `evtest /dev/input/eventN` dump, with or without its header.
+    case evtest
+    /// A `libinput record` YAML recording (version 1).
+    case libinput
 
     /// The number of lines `detect` looks at before giving up.
     public static let detectionLineLimit = 64
 
-    /// Reads one line in this format.
-    public func parse(_ line: Substring) -> InputLogLine {
-        switch self {
-        case .getevent: return GeteventLine.parse(line)
-        case .evemu: return EvemuLine.parse(line)
-        }
-    }
-
-    /// The format of a recording from its first lines, or nil when it is neither (NDJSON, CSV, …).
-    /// The first decisive line wins: `# EVEMU`, an `N:`/`I:`/`P:`/`B:`/`A:` header or a readable
-    /// `E:` event means evemu; `add device` or a readable `[ sec.usec ] …` event means getevent.
-    /// Blank lines, other `#` comments and getevent's indented header lines are passed over; any
-    /// other line means neither. Looks at most at `detectionLineLimit` lines.
+    /// The format of a recording from its first lines, or nil when it is none of them (NDJSON,
+    /// CSV, …). The first decisive line wins:
+    /// - `# libinput record`, or a YAML `version: N` line followed by `ndevices:`, `libinput:`,
+    ///   `system:` or `devices:`, means libinput;
+    /// - `# EVEMU`, an `N:`/`I:`/`P:`/`B:`/`A:` header or a readable `E:` event means evemu;
+    /// - evtest's first header line (`Input driver version is …`), its device selection (`No device
+    ///   specified, trying to scan …`, `Available devices:`, `Select the device event number`), a
+    ///   shell prompt running evtest (`$ sudo evtest`) or a readable `Event: time …` line means evtest;
+    /// - `add device` or a readable `[ sec.usec ] …` event means getevent.
+    /// Blank lines, other `#` comments, getevent's indented header lines and evtest's
+    /// `/dev/input/eventN:` device list are passed over; any other line means none. Looks at most
+    /// at `detectionLineLimit` lines.
     public static func detect<S: Sequence>(lines: S) -> DeviceLogFormat? where S.Element: StringProtocol {
         var seen = 0
+        var yamlVersion = false
         for raw in lines {
             seen += 1
             if seen > detectionLineLimit { break }
             let line = raw.deviceLogTrimmed()
             if line.isEmpty { continue }
+            if line.hasPrefix("# libinput record") { return .libinput }
             if line.hasPrefix("# EVEMU") { return .evemu }
             if line.first == "#" { continue }
+            if yamlVersion {
+                return ["ndevices:", "libinput:", "system:", "devices:"].contains(where: { line.hasPrefix($0) }) ? .libinput : nil
+            }
+            if line.hasPrefix("version:") { yamlVersion = true; continue }
             if ["N:", "I:", "P:", "B:", "A:"].contains(where: { line.hasPrefix($0) }) { return .evemu }
             if line.hasPrefix("E:") {
                 if case .event = EvemuLine.parse(line) { return .evemu }
                 return nil
             }
+            if EvtestLine.isSignature(line) { return .evtest }
+            if line.hasPrefix("Event:") { return nil }
             if line.hasPrefix("add device") { return .getevent }
+            // evtest's device list (`/dev/input/event3:<tab>Name`) before `Select the device…`.
+            if line.hasPrefix("/dev/input/event"), !line.contains("[") { continue }
             switch GeteventLine.parse(Substring(raw)) {
             case .event, .otherEvent: return .getevent
             case .skip, .axisRange: continue

@@ -1,6 +1,6 @@
-// A streaming reader for device recordings (getevent, evemu): lines in, touch records and rejects
-// out, in input order. Each finger contact becomes one session.
-import Foundation
+// A streaming reader for device recordings (getevent, evemu, evtest; libinput record through
+// `LibinputRecordReader`): lines in, touch records and rejects out, in input order. Each finger
+// contact becomes one session.
 import PressCore
 
 /// What a device recording's line yields: a touch record, or a reject for a line that could not be
@@ -8,6 +8,21 @@ import PressCore
 public enum DeviceLogItem: Hashable, Sendable {
     case record(TouchRecord)
     case reject(Reject)
+    /// A line read in spite of a flaw (text before a getevent timestamp): nothing is lost, but the
+    /// user should know.
+    case warning(DeviceLogWarning)
+}
+
+/// Something a device recording's reader noticed and read past: where, what, and the line's text.
+public struct DeviceLogWarning: Hashable, Sendable, CustomStringConvertible {
+    public var source: SourceLocation
+    public var message: String
+    public var raw: String
+    public init(source: SourceLocation, message: String, raw: String) {
+        self.source = source; self.message = message; self.raw = raw
+    }
+    /// `file:line: warning: message`.
+    public var description: String { "\(source): warning: \(message)" }
 }
 
 /// A contact still down at the end of input: its session and last record. The ingest keeps such a
@@ -23,10 +38,12 @@ public struct DeviceLogResult: Hashable, Sendable {
     public var records: [TouchRecord]
     public var rejects: [Reject]
     public var openContacts: [DeviceLogOpenContact]
+    public var warnings: [DeviceLogWarning] = []
 }
 
-/// Reads a getevent or evemu recording line by line (or chunk by chunk) and yields, in input
-/// order, one `TouchRecord` per contact per frame and a `Reject` per unreadable line.
+/// Reads a device recording — getevent, evemu or evtest line by line (or chunk by chunk), a
+/// `libinput record` YAML file whole — and yields, in input order, one `TouchRecord` per contact
+/// per frame, a `Reject` per unreadable line and a warning per line read in spite of a flaw.
 ///
 ///     var reader = DeviceLogReader(format: .getevent, file: "tap.txt", contentHash: hash)
 ///     for line in lines { for item in reader.read(line: line) { … } }
@@ -42,9 +59,13 @@ public struct DeviceLogResult: Hashable, Sendable {
 ///   then `ended` at the lift frame's time at its last position. Times are the committing
 ///   `SYN_REPORT`'s timestamp in seconds as given; `source` is that `SYN_REPORT` line. A record
 ///   after a `SYN_DROPPED` carries `{"syn_dropped":true}` in its `extra` attributes.
-/// - Rejects: unreadable lines (`GeteventLine`, `EvemuLine`), time going backwards on a device,
-///   and events beyond `ContactTracker.maximumFrameEvents` in one frame. The rest is still read.
-/// - Memory: the open contacts, one frame per device, one partial line.
+/// - Rejects: unreadable lines (`GeteventLine`, `EvemuLine`, `EvtestLine`, `LibinputRecordReader`),
+///   time going backwards on a device, events beyond `ContactTracker.maximumFrameEvents` in one
+///   frame, and frames whose data belongs to no contact. The rest is still read.
+/// - libinput: YAML is not read line by line; `read(bytes:)`/`read(line:)` keep the text and
+///   `finish()` reads it all through `LibinputRecordReader` (which `DeviceLogSource` uses directly,
+///   streaming).
+/// - Memory: the open contacts, one frame per device, one partial line (libinput: the text).
 public struct DeviceLogReader: Sendable {
     public let format: DeviceLogFormat
     /// The input's name in `SourceLocation`s (a path, or `-` for standard input).
@@ -55,16 +76,17 @@ public struct DeviceLogReader: Sendable {
     /// Lines read so far (the number of the last line read).
     public private(set) var lineNumber = 0
 
-    private var tracker = ContactTracker()
-    private var lastTime: [String: Double] = [:]
-    /// Axis ranges the recording gives, by device then code.
-    private var headerRanges: [String: [UInt16: AxisRange]] = [:]
+    private var recorder: InputEventRecorder
     private var headerDevice = ""
+    private var evtestState = EvtestHeaderState()
     private var partialLine: [UInt8] = []
+    /// libinput: the whole text, read at `finish()`.
+    private var yamlText: [UInt8] = []
 
     public init(format: DeviceLogFormat, file: String, contentHash: String,
                 options: DeviceLogOptions = DeviceLogOptions()) {
         self.format = format; self.file = file; self.contentHash = contentHash; self.options = options
+        recorder = InputEventRecorder(file: file, contentHash: contentHash, options: options)
     }
 
     /// FNV-1a 64 of the bytes, as 16 hex digits: the `contentHash` for a recording.
@@ -91,6 +113,7 @@ public struct DeviceLogReader: Sendable {
             switch item {
             case .record(let r): result.records.append(r)
             case .reject(let r): result.rejects.append(r)
+            case .warning(let w): result.warnings.append(w)
             }
         }
         return result
@@ -99,6 +122,7 @@ public struct DeviceLogReader: Sendable {
     /// Reads a chunk of bytes; lines end at `\n` (a `\r` before it is dropped), and a line cut
     /// at the chunk's end waits for the next chunk or `finish()`.
     public mutating func read<B: Sequence>(bytes: B) -> [DeviceLogItem] where B.Element == UInt8 {
+        if format == .libinput { yamlText.append(contentsOf: bytes); return [] }
         var out: [DeviceLogItem] = []
         for b in bytes {
             if b == UInt8(ascii: "\n") {
@@ -110,9 +134,19 @@ public struct DeviceLogReader: Sendable {
         return out
     }
 
-    /// Reads the last line when the input does not end with a newline. Call once at the end.
+    /// Reads the last line when the input does not end with a newline (libinput: the whole
+    /// text). Call once at the end.
     public mutating func finish() -> [DeviceLogItem] {
-        partialLine.isEmpty ? [] : readBufferedLine()
+        if format == .libinput {
+            var yaml = LibinputRecordReader(ByteInput(bytes: yamlText, name: file), recorder: recorder)
+            var out: [DeviceLogItem] = []
+            while let item = try? yaml.next() { out.append(item) }
+            recorder = yaml.recorder
+            lineNumber = yaml.lineNumber
+            yamlText = []
+            return out
+        }
+        return partialLine.isEmpty ? [] : readBufferedLine()
     }
 
     private mutating func readBufferedLine() -> [DeviceLogItem] {
@@ -124,108 +158,64 @@ public struct DeviceLogReader: Sendable {
 
     /// Reads one line, without its line terminator (a trailing `\r` is dropped).
     public mutating func read<S: StringProtocol>(line input: S) -> [DeviceLogItem] {
-        lineNumber += 1
         var raw = Substring(input)
         if raw.last == "\r" || raw.last == "\r\n" { raw = raw.dropLast() }
-        if format == .getevent, let device = GeteventLine.addedDevice(raw) { headerDevice = device }
-        let parsed = format == .getevent ? GeteventLine.parse(raw, currentHeaderDevice: headerDevice)
-                                         : EvemuLine.parse(raw)
+        if format == .libinput {
+            yamlText.append(contentsOf: raw.utf8)
+            yamlText.append(0x0A)
+            return []
+        }
+        lineNumber += 1
+        var parsed: InputLogLine
+        var warnings: [DeviceLogItem] = []
+        switch format {
+        case .getevent:
+            if let device = GeteventLine.addedDevice(raw) { headerDevice = device }
+            parsed = GeteventLine.parse(raw, currentHeaderDevice: headerDevice)
+            if case .malformed = parsed, let (rest, junk) = GeteventLine.parseAfterJunk(raw, currentHeaderDevice: headerDevice) {
+                switch rest {
+                case .event, .otherEvent:
+                    parsed = rest
+                    warnings.append(recorder.warning("text \(JSONText.string(String(junk))) before the timestamp is ignored; "
+                        + "the rest of the line is read as an event", line: lineNumber, raw))
+                case .malformed(let reason):
+                    parsed = .malformed("not a getevent line: text \(JSONText.string(String(junk))) before the timestamp, and \(reason)")
+                case .skip, .axisRange:
+                    break
+                }
+            }
+        case .evemu: parsed = EvemuLine.parse(raw)
+        case .evtest: parsed = EvtestLine.parse(raw, state: &evtestState)
+        case .libinput: parsed = .skip
+        }
         switch parsed {
         case .skip:
-            return []
+            return warnings
         case .axisRange(let device, let code, let range):
-            headerRanges[device, default: [:]][code] = range
-            return []
+            recorder.axis(device: device, code: code, range)
+            return warnings
         case .malformed(let reason):
-            return [reject(reason, raw)]
+            return warnings + [recorder.reject(reason, line: lineNumber, raw)]
         case .otherEvent(let time, let device):
-            if let r = checkTime(time, device: device, raw) { return [r] }
-            return []
+            return warnings + recorder.otherEvent(time: time, device: device, line: lineNumber, raw: raw)
         case .event(let event):
-            if let r = checkTime(event.time, device: event.device, raw) { return [r] }
-            guard let samples = tracker.consume(event, line: lineNumber) else {
-                return [reject("more than \(ContactTracker.maximumFrameEvents) events without a SYN_REPORT", raw)]
-            }
-            return samples.map { .record(record($0)) }
+            return warnings + recorder.event(event, line: lineNumber, raw: raw)
         }
     }
 
     /// The contacts that have begun and not lifted, in touch-down order, with their last record.
-    public var openContacts: [DeviceLogOpenContact] {
-        tracker.openContacts.map {
-            DeviceLogOpenContact(session: Self.sessionID(contentHash: contentHash, contact: $0.contact),
-                                 last: record($0, attributes: false))
-        }
-    }
+    public var openContacts: [DeviceLogOpenContact] { recorder.openContacts }
 
     /// Events read after the last `SYN_REPORT` (a frame cut off at the end of input): they belong
     /// to no record. Not a reject — the lines themselves are well formed.
-    public var uncommittedEvents: Int { tracker.uncommittedEvents }
+    public var uncommittedEvents: Int { recorder.uncommittedEvents }
 
     /// The protocol a device turned out to use ("" for logs that name no device).
-    public func touchProtocol(device: String = "") -> TouchProtocol? { tracker.touchProtocol(device: device) }
+    public func touchProtocol(device: String = "") -> TouchProtocol? { recorder.touchProtocol(device: device) }
 
     /// The axis ranges used for a sample's X and Y: `options.absRange`, else the recording's
     /// ranges for its axes (multi-touch axes fall back to the single-touch ones and vice versa).
     public func ranges(device: String, axes: ContactAxes) -> (x: AxisRange?, y: AxisRange?) {
-        if let r = options.absRange { return (r.x, r.y) }
-        let (mtX, mtY, stX, stY) = (InputEventCode.absMTPositionX, InputEventCode.absMTPositionY,
-                                    InputEventCode.absX, InputEventCode.absY)
-        let order: [(UInt16, UInt16)] = axes == .multiTouch ? [(mtX, mtY), (stX, stY)] : [(stX, stY), (mtX, mtY)]
-        for (cx, cy) in order {
-            if let x = headerRange(device: device, code: cx), let y = headerRange(device: device, code: cy) {
-                return (x, y)
-            }
-        }
-        return (nil, nil)
-    }
-
-    private func headerRange(device: String, code: UInt16) -> AxisRange? {
-        if let r = headerRanges[device]?[code] ?? headerRanges[""]?[code] { return r }
-        // A log naming no device, with -p ranges announced per device: use them when only one
-        // device has this axis.
-        let candidates = headerRanges.values.compactMap { $0[code] }
-        return device.isEmpty && candidates.count == 1 ? candidates[0] : nil
-    }
-
-    private func record(_ s: ContactSample, attributes withAttributes: Bool = true) -> TouchRecord {
-        let r = ranges(device: s.device, axes: s.axes)
-        let p = options.point(rawX: s.x, rawY: s.y, xRange: r.x, yRange: r.y)
-        var attributes = SessionAttributes()
-        if withAttributes && s.phase == .began {
-            attributes = options.layout?.sessionAttributes(touchDown: p, defaults: options.attributes)
-                ?? options.attributes
-        }
-        if withAttributes && s.afterDrop {
-            attributes.extra = Self.addingSynDropped(to: attributes.extra)
-        }
-        return TouchRecord(session: Self.sessionID(contentHash: contentHash, contact: s.contact),
-                           sample: TouchSample(t: s.time, x: p.x, y: p.y, phase: s.phase),
-                           attributes: attributes, source: SourceLocation(file: file, line: s.line))
-    }
-
-    /// `extra` JSON text with `"syn_dropped": true` added (sorted keys).
-    static func addingSynDropped(to extra: String?) -> String {
-        var object: [String: Any] = [:]
-        if let extra, let o = try? JSONSerialization.jsonObject(with: Data(extra.utf8)) as? [String: Any] {
-            object = o
-        }
-        object["syn_dropped"] = true
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-            return #"{"syn_dropped":true}"#
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private mutating func checkTime(_ time: Double, device: String, _ raw: Substring) -> DeviceLogItem? {
-        if let last = lastTime[device], time < last {
-            return reject("time goes backwards: \(time) s after \(last) s", raw)
-        }
-        lastTime[device] = time
-        return nil
-    }
-
-    private func reject(_ reason: String, _ raw: Substring) -> DeviceLogItem {
-        .reject(Reject(source: SourceLocation(file: file, line: lineNumber), reason: reason, raw: String(raw)))
+        recorder.ranges(device: device, axes: axes)
     }
 }

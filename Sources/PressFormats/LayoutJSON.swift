@@ -53,6 +53,12 @@ public enum LayoutJSON {
         }
         var controls: [LayoutControl] = []
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        // A document over several lines (its first line alone is no JSON object) that is not valid
+        // JSON: say where, in lines and columns, rather than "line 1: not a JSON object".
+        if trimmed.hasPrefix("{"), let first = lines.first(where: { !$0.deviceLogTrimmed().isEmpty }),
+           (try? JSONSerialization.jsonObject(with: Data(first.utf8))) == nil, let problem = JSONDocumentError.describe(text) {
+            throw LayoutError("\(file): not valid JSON: \(problem)")
+        }
         for (i, line) in lines.enumerated() where !line.deviceLogTrimmed().isEmpty {
             do { controls.append(try controlRecord(line: line)) } catch {
                 throw LayoutError("\(file):\(i + 1): \(error.message)")

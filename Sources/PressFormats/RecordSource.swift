@@ -259,19 +259,19 @@ public final class ByteInput {
 // MARK: - Formats
 
 /// The input formats `pressdb ingest` reads: touch logs (NDJSON, CSV) and device recordings
-/// (getevent, evemu; docs/device-recordings.md).
+/// (getevent, evemu, evtest, libinput record; docs/device-recordings.md).
 public enum InputFormat: String, CaseIterable, Sendable {
-    case ndjson, csv, getevent, evemu
+    case ndjson, csv, getevent, evemu, evtest, libinput
 
-    /// The device recording format of `getevent` and `evemu`; nil for the touch-log formats.
+    /// The device recording format; nil for the touch-log formats.
     public var deviceLogFormat: DeviceLogFormat? { DeviceLogFormat(rawValue: rawValue) }
 
     /// How many bytes `detect` reads to recognise a device recording: 16 KiB, enough for
-    /// `DeviceLogFormat.detectionLineLimit` lines of either format and evemu's commented header.
+    /// `DeviceLogFormat.detectionLineLimit` lines of any of them and evemu's commented header.
     public static let devicePrefixBytes = 16_384
 
     /// Tells the format from the content: a first non-blank byte `{` is NDJSON; otherwise a CSV
-    /// whose header row has `session` and `t` columns; otherwise a getevent or evemu recording
+    /// whose header row has `session` and `t` columns; otherwise a device recording
     /// when `DeviceLogFormat.detect(prefix:)` recognises the first `devicePrefixBytes` bytes
     /// (whole lines only). Nothing is consumed.
     /// - Throws: `InputError` when none fits.
@@ -291,10 +291,11 @@ public enum InputFormat: String, CaseIterable, Sendable {
             return InputFormat(rawValue: device.rawValue)!
         }
         throw InputError("\(input.name): cannot tell the format: not NDJSON (the first character is not '{'), "
-            + "not CSV (no header row with 'session' and 't' columns), and not a getevent or evemu recording; use --format")
+            + "not CSV (no header row with 'session' and 't' columns), and not a getevent, evemu, evtest or libinput "
+            + "recording; use --format")
     }
 
-    /// A record source reading `input` in this format. For getevent and evemu, `device` gives
+    /// A record source reading `input` in this format. For device recordings, `device` gives
     /// the units, layout and default attributes, and the rest of `input` is read into memory
     /// first for the content hash the session ids need (`DeviceLogSource.init(_:format:options:file:)`
     /// with no file); `input`'s `contentHash` and `bytesRead` still cover it all.
@@ -303,7 +304,7 @@ public enum InputFormat: String, CaseIterable, Sendable {
         switch self {
         case .ndjson: return NDJSONReader(input)
         case .csv: return CSVReader(input)
-        case .getevent, .evemu:
+        case .getevent, .evemu, .evtest, .libinput:
             return try DeviceLogSource(input, format: deviceLogFormat!, options: device)
         }
     }

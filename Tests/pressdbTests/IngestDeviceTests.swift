@@ -7,9 +7,9 @@ import Testing
 
 /// The shared recordings (PressTestSupport's `SharedData`: `../shared/data` beside the package
 /// root, never copied into the repository).
-private typealias SharedRecordings = SharedData
+typealias SharedRecordings = SharedData
 
-private extension SharedData {
+extension SharedData {
     static let tablet = url("getevent", "tablet-openCalender-drag-tap-tap.getevent-lt.txt")
     /// FNV-1a 64 of the tablet file's bytes, computed with python3 (offset basis
     /// 0xcbf29ce484222325, prime 0x100000001b3, one byte at a time): every session id starts with it.
@@ -17,7 +17,7 @@ private extension SharedData {
 }
 
 /// Rows of a query on the database at `db`, every column as text ("NULL" for null).
-private func rows(_ db: URL, _ sql: String) throws -> [[String]] {
+func rows(_ db: URL, _ sql: String) throws -> [[String]] {
     let database = try Database(path: db.path, readOnly: true)
     let statement = try database.prepare(sql)
     var out: [[String]] = []
@@ -47,6 +47,14 @@ struct IngestDeviceTests {
         ("evemu", "Atmel-maXTouch-Touchscreen.1-finger-drag-up-down.events", 1),
         ("evemu", "Atmel-maXTouch-Touchscreen.1-finger-fast-taps.events", 9),
         ("evemu", "Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events", 2),
+        // Counted by scripts/count-contacts (see IngestRecordingFormatsTests.swift); the FT5406
+        // header file has no events.
+        ("evtest", "chromeos-autotest_two_close_fingers_tracking.dat", 7),
+        ("evtest", "evtest_melfas-mms114_linux-input-2020-06-23.txt", 1),
+        ("evtest", "kobrakid_ft5406_evtest.txt", 0),
+        ("evtest", "kobrakid_ft5406_twodragoutput.txt", 2),
+        ("evtest", "kobrakid_ft5406_twotouchoutput.txt", 2),
+        ("libinput", "libinput-record_elan1206-touchpad_elan1206-bug.yaml", 25),
     ]
 
     @Test func everySharedRecordingIngestsWithoutRejectsByAutoDetection() throws {

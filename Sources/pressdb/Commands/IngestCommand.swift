@@ -1,5 +1,5 @@
-// `pressdb ingest`: reads NDJSON or CSV touch logs, and getevent or evemu device recordings, into
-// the database.
+// `pressdb ingest`: reads NDJSON or CSV touch logs, and getevent, evemu, evtest or libinput record
+// device recordings, into the database.
 import Foundation
 import PressCore
 import PressFormats
@@ -8,7 +8,7 @@ import PressStore
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "ingest",
-        abstract: "Read touch logs (NDJSON, CSV) or device recordings (getevent, evemu) into the database.",
+        abstract: "Read touch logs (NDJSON, CSV) or device recordings (getevent, evemu, evtest, libinput) into the database.",
         discussion: """
         Each FILE (or standard input, for '-' or when no FILE is given) holds touch records:
         NDJSON, one JSON object per line, or CSV with a header row (docs/log-format.md).
@@ -17,13 +17,15 @@ struct IngestCommand: ParsableCommand {
         nothing. Bad lines are reported as FILE:LINE: reason, stored in the rejects table, and
         the rest is still ingested (exit status 3); --strict aborts instead, writing nothing.
 
-        A FILE may also be an Android 'getevent -lt' (or -t) or Linux 'evemu-record' recording
-        (docs/device-recordings.md): each finger contact becomes one session, named after the
-        file's content hash, so the same recording always gives the same sessions. Raw
-        coordinates become pixels (--abs-range, --screen), then points (--px-per-pt). Each session
-        is hit-tested at its touch-down point against --layout and the {"type":"control"} records
-        of NDJSON inputs read before it; a miss keeps --config, --container and the reference's
-        44 x 44 pt control centred on the touch-down. A regular file is read twice (first to hash
+        A FILE may also be an Android 'getevent -lt' (or -t) recording, or a Linux 'evemu-record',
+        'evtest /dev/input/eventN' or 'libinput record' one (docs/device-recordings.md): each
+        finger contact becomes one session, named after the file's content hash, so the same
+        recording always gives the same sessions. Raw coordinates become pixels (--abs-range,
+        --screen), then points (--px-per-pt); without --screen, axes with a resolution (a
+        touchpad's) become points physically, 1 pt = 1/160 inch. Each session is hit-tested at
+        its touch-down point against --layout and the {"type":"control"} records of NDJSON
+        inputs read before it; a miss keeps --config, --container and the reference's 44 x 44
+        pt control centred on the touch-down. A regular file is read twice (first to hash
         it); standard input is read into memory first.
 
         Example (a 1080 x 2340 px phone at 440 dpi: 440 / 160 = 2.75 px per pt):
@@ -35,12 +37,12 @@ struct IngestCommand: ParsableCommand {
     @Argument(name: "FILE|-", help: "Input files; '-' or none reads standard input") var files: [String]
     @Option(.database) var database: DatabasePath
     @Option(value: "FORMAT", help: "Input format",
-            discussion: "auto: '{' first means NDJSON, a CSV header with 'session' and 't' columns CSV, else a getevent or evemu recording recognised by its first lines.")
+            discussion: "auto: '{' first means NDJSON, a CSV header with 'session' and 't' columns CSV, else a device recording (getevent, evemu, evtest, libinput) recognised by its first lines.")
     var format = InputFormatSelection.auto
     @Option(value: "NAME", help: "Configuration name for sessions that give none") var config: String?
     @Option(value: "NAME", help: "Container for sessions that give none") var container: Container?
-    @Option(value: "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g. 0:1079,0:2339",
-            defaultDescription: "the recording's own A: or getevent -p ranges, else none: pixels = raw")
+    @Option(value: "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g. 0:1079,0:2339, or with resolutions in units/mm, 0:3987:32,0:1960:31",
+            defaultDescription: "the recording's own ranges, else none: pixels = raw")
     var absRange: AbsRanges?
     @Option(value: "WxH", help: "Device recordings: the screen size in pixels, e.g. 1080x2340",
             defaultDescription: "the axis span, so pixels = raw - min")
@@ -109,6 +111,7 @@ struct IngestCommand: ParsableCommand {
         let progress = Progress(enabled: !quiet && isatty(STDERR_FILENO) == 1, started: started)
         let summary: IngestSummary
         var controlRecords = 0
+        var warnings: [DeviceLogWarning] = [], warningCount = 0
         var ingesting: Ingester?
         do {
             let ingester = try Ingester(store: store, options: options)
@@ -128,10 +131,12 @@ struct IngestCommand: ParsableCommand {
                 case .csv:
                     var r = CSVReader(input)
                     try ingester.ingest(&r, input: input, progress: progress.update)
-                case .getevent, .evemu:
+                case .getevent, .evemu, .evtest, .libinput:
                     var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
                                                 file: path == "-" ? nil : path)
                     try ingester.ingest(&r, input: input, progress: progress.update)
+                    warnings += r.warnings
+                    warningCount += r.warningCount
                 }
             }
             summary = try ingester.finish()
@@ -185,8 +190,13 @@ struct IngestCommand: ParsableCommand {
         let rejectCount = summary.rejects + configRejects.count
 
         if !quiet {
+            // Lines read in spite of a flaw (docs/device-recordings.md, "Warnings"), then rejects.
+            var lines: [String] = warnings.prefix(Self.rejectMessagesShown).map(\.description)
+            if warningCount > min(warnings.count, Self.rejectMessagesShown) {
+                lines.append("… and \(warningCount - min(warnings.count, Self.rejectMessagesShown)) more warnings")
+            }
             let shown = Array((summary.firstRejects + configRejects).prefix(Self.rejectMessagesShown))
-            var lines: [String] = shown.map(\.description)
+            lines += shown.map(\.description)
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
