@@ -23,8 +23,9 @@ let package = Package(
         .target(name: "PressCore"),
         // Log formats: NDJSON, CSV, getevent, evemu, layouts → records.
         .target(name: "PressFormats", dependencies: ["PressCore"]),
-        // Statistics: intervals, tests, distributions.
-        .target(name: "PressStats"),
+        // Statistics: intervals, tests, distributions (PressCore for its seeded SplitMix64, which
+        // drives the bootstrap).
+        .target(name: "PressStats", dependencies: ["PressCore"]),
         // SVG charts for HTML reports.
         .target(name: "PressCharts"),
         // SQLite: connection, statements, migrations, ingest writer, queries.
@@ -47,7 +48,7 @@ let package = Package(
 
         .testTarget(name: "PressCoreTests", dependencies: ["PressCore"]),
         .testTarget(name: "PressFormatsTests", dependencies: ["PressFormats", "PressCore"]),
-        .testTarget(name: "PressStatsTests", dependencies: ["PressStats"]),
+        .testTarget(name: "PressStatsTests", dependencies: ["PressStats", "PressCore"]),
         .testTarget(name: "PressChartsTests", dependencies: ["PressCharts"]),
         .testTarget(name: "PressStoreTests", dependencies: ["PressStore", "PressCore", "PressFormats", "CSQLite"]),
         .testTarget(name: "pressdbTests", dependencies: ["pressdb", "PressStore"]),

@@ -1,18 +1,7 @@
 // Rank statistics against hand counts, brute-force enumeration and scipy 1.17.1.
+import PressCore
 import Testing
 @testable import PressStats
-
-/// A small deterministic generator (SplitMix64) for property checks.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Rank statistics")
 struct RankTests {
@@ -87,7 +76,7 @@ struct RankTests {
 
     @Test("Selection of pairwise differences and Walsh averages agrees with sorting all of them")
     func selectionAgreesWithBruteForce() {
-        var rng = SplitMix64(state: 7)
+        var rng = SplitMix64(seed: 7)
         for trial in 0..<40 {
             let m = Int.random(in: 1...25, using: &rng), n = Int.random(in: 1...25, using: &rng)
             // Every fourth trial on a coarse grid, to force ties.
@@ -108,7 +97,7 @@ struct RankTests {
 
     @Test("Rank statistics: p-values in [0, 1], intervals contain the estimate")
     func properties() throws {
-        var rng = SplitMix64(state: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<30 {
             let a = (0..<Int.random(in: 2...80, using: &rng)).map { _ in Double.random(in: 40...200, using: &rng).rounded() }
             let b = (0..<Int.random(in: 2...80, using: &rng)).map { _ in Double.random(in: 30...190, using: &rng).rounded() }
@@ -133,7 +122,7 @@ struct RankTests {
     /// Confidence: ranks 2 and 9, 97.85 % exact confidence): P(2 ≤ B ≤ 8) = 1 − 2·11/1024 = 1002/1024.
     @Test("Percentiles (type 7) with order-statistic intervals: median of 1…10 → 5.5, ranks 2 to 9")
     func percentiles() throws {
-        var rng = SplitMix64(state: 3)
+        var rng = SplitMix64(seed: 3)
         let x = (1...10).map(Double.init).shuffled(using: &rng)
         let median = try Percentile(0.5, of: x)
         #expect(median.estimate == 5.5)
