@@ -36,11 +36,16 @@ public struct UnitHistogram: Sendable, Hashable, Codable {
     /// - Throws: `StatsError.invalidInput` for a non-finite value.
     public init(sample: [Double]) throws(StatsError) {
         try requireFinite(sample, "sample")
-        var tally: [Double: Int] = [:]
-        for v in sample { tally[v == 0 ? 0 : v, default: 0] += 1 }   // −0 and +0 are one value
-        let keys = tally.keys.sorted()
-        self.values = keys
-        self.counts = keys.map { tally[$0]! }
+        // A user's latencies take few distinct frame values: a linear tally beats hashing or sorting.
+        var values: [Double] = [], counts: [Int] = []
+        for v in sample {
+            let key = v == 0 ? 0 : v   // −0 and +0 are one value
+            var i = 0
+            while i < values.count, values[i] != key { i += 1 }
+            if i < values.count { counts[i] += 1 } else { values.append(key); counts.append(1) }
+        }
+        self.values = values
+        self.counts = counts
     }
 
     /// The number of values, Σ counts.
@@ -135,9 +140,12 @@ public struct ClusterBootstrapQuantiles: Sendable, Hashable {
         var generator = SplitMix64(seed: seed)
         var starA: [[Double]] = [], starB: [[Double]] = []
         starA.reserveCapacity(replicates); starB.reserveCapacity(replicates)
-        var draws = [Int](repeating: 0, count: a.units)
+        let n = a.units
+        var draws = [Int](repeating: 0, count: n)
         for _ in 0..<replicates {
-            for i in draws.indices { draws[i] = generator.below(a.units) }
+            draws.withUnsafeMutableBufferPointer { d in
+                for i in 0..<n { d[i] = generator.below(n) }
+            }
             starA.append(a.resample(probabilities, draws: draws))
             starB.append(b.resample(probabilities, draws: draws))
         }
@@ -214,28 +222,49 @@ struct PooledUnits {
     let offsets: [Int]
     let bins: [Int]
     let counts: [Int]
+    /// Σ counts of each unit.
+    let totals: [Int]
     let pooled: [Int]
 
-    var units: Int { offsets.count - 1 }
+    var units: Int { totals.count }
     var pooledTotal: Int { pooled.reduce(0, +) }
 
     init(_ histograms: [UnitHistogram]) {
-        var distinct = Set<Double>()
-        for h in histograms { for v in h.values { distinct.insert(v == 0 ? 0 : v) } }
-        let values = distinct.sorted()
-        var index: [Double: Int] = [:]
-        for (i, v) in values.enumerated() { index[v] = i }
-        var offsets = [0], bins: [Int] = [], counts: [Int] = []
+        // The distinct values, kept sorted by insertion (few: latencies sit on display frames).
+        var values: [Double] = []
+        for h in histograms {
+            for v in h.values {
+                let key = v == 0 ? 0 : v
+                let i = Self.insertionPoint(of: key, in: values)
+                if i == values.count || values[i] != key { values.insert(key, at: i) }
+            }
+        }
+        var offsets = [0], bins: [Int] = [], counts: [Int] = [], totals: [Int] = []
         var pooled = [Int](repeating: 0, count: values.count)
         for h in histograms {
             for (v, c) in zip(h.values, h.counts) {
-                let b = index[v == 0 ? 0 : v]!
+                let b = Self.index(of: v, in: values)
                 bins.append(b); counts.append(c); pooled[b] += c
             }
             offsets.append(bins.count)
+            totals.append(h.total)
         }
-        self.values = values; self.offsets = offsets; self.bins = bins; self.counts = counts; self.pooled = pooled
+        self.values = values; self.offsets = offsets; self.bins = bins; self.counts = counts
+        self.totals = totals; self.pooled = pooled
     }
+
+    /// The first position in the sorted `values` whose value is not below `v`, by bisection.
+    static func insertionPoint(of v: Double, in values: [Double]) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let mid = (low + high) / 2
+            if values[mid] < v { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The position of `v` in the sorted distinct `values`, which hold it.
+    static func index(of v: Double, in values: [Double]) -> Int { insertionPoint(of: v, in: values) }
 
     /// The type-7 percentile of the whole arm.
     func pooledQuantile(_ p: Double) -> Double {
@@ -244,8 +273,11 @@ struct PooledUnits {
 
     /// One resample of the arm's units, drawn here.
     func resample(_ probabilities: [Double], _ generator: inout SplitMix64) -> [Double] {
-        var draws = [Int](repeating: 0, count: units)
-        for i in draws.indices { draws[i] = generator.below(units) }
+        let n = units
+        var draws = [Int](repeating: 0, count: n)
+        draws.withUnsafeMutableBufferPointer { d in
+            for i in 0..<n { d[i] = generator.below(n) }
+        }
         return resample(probabilities, draws: draws)
     }
 
@@ -257,10 +289,15 @@ struct PooledUnits {
             offsets.withUnsafeBufferPointer { offsets in
                 bins.withUnsafeBufferPointer { bins in
                     counts.withUnsafeBufferPointer { counts in
-                        for u in draws {
-                            var e = offsets[u]
-                            let end = offsets[u + 1]
-                            while e < end { h[bins[e]] += counts[e]; total += counts[e]; e += 1 }
+                        totals.withUnsafeBufferPointer { totals in
+                            draws.withUnsafeBufferPointer { draws in
+                                for u in draws {
+                                    var e = offsets[u]
+                                    let end = offsets[u + 1]
+                                    while e < end { h[bins[e]] &+= counts[e]; e &+= 1 }
+                                    total &+= totals[u]
+                                }
+                            }
                         }
                     }
                 }

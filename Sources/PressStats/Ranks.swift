@@ -37,8 +37,8 @@ func midRanks(_ values: [Double]) -> (ranks: [Double], tieTerm: Double) {
 }
 
 func requireFinite(_ values: [Double], _ name: String) throws(StatsError) {
-    if let bad = values.first(where: { !$0.isFinite }) {
-        throw .invalidInput("\(name) contains a non-finite value (\(bad))")
+    for i in values.indices where !values[i].isFinite {
+        throw .invalidInput("\(name) contains a non-finite value (\(values[i]))")
     }
 }
 
