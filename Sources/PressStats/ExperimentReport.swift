@@ -163,13 +163,11 @@ public enum Experiment {
         correction: MultipleComparisonCorrection = .holm,
         configuration: StatsConfiguration = StatsConfiguration()
     ) throws(StatsError) -> ExperimentReport {
-        try validate(configuration)
-        let counts = [control.events.sessions, treatment.events.sessions]
-        let health = try HealthCheck(armCounts: counts, expectedFractions: expectedSplit, configuration: configuration)
-        var builder = RowBuilder(configuration: configuration, unit: .session)
-        let rows = builder.observedSessionRows(metrics, control, treatment)
-        return report(.observed, control.name, treatment.name, sessions: (counts[0], counts[1]), units: (counts[0], counts[1]),
-                      rows: rows, builder: builder, correction: correction, health: health, expectedSplit: expectedSplit)
+        try observedReport(control.name, treatment.name, sessions: (control.events.sessions, treatment.events.sessions),
+                           units: (control.events.sessions, treatment.events.sessions), unit: .session,
+                           expectedSplit: expectedSplit, correction: correction, configuration: configuration) {
+            $0.observedSessionRows(metrics, control, treatment)
+        }
     }
 
     /// Compares two independent arms of users (`--unit user`): variants were assigned per user.
@@ -193,14 +191,11 @@ public enum Experiment {
         correction: MultipleComparisonCorrection = .holm,
         configuration: StatsConfiguration = StatsConfiguration()
     ) throws(StatsError) -> ExperimentReport {
-        try validate(configuration)
-        let counts = [control.users, treatment.users]
-        let health = try HealthCheck(armCounts: counts, expectedFractions: expectedSplit, configuration: configuration, unit: .user)
-        var builder = RowBuilder(configuration: configuration, unit: .user)
-        let rows = builder.observedUserRows(metrics, control, treatment)
-        return report(.observed, control.name, treatment.name, sessions: (control.sessions, treatment.sessions),
-                      units: (counts[0], counts[1]), rows: rows, builder: builder, correction: correction, health: health,
-                      expectedSplit: expectedSplit)
+        try observedReport(control.name, treatment.name, sessions: (control.sessions, treatment.sessions),
+                           units: (control.users, treatment.users), unit: .user,
+                           expectedSplit: expectedSplit, correction: correction, configuration: configuration) {
+            $0.observedUserRows(metrics, control, treatment)
+        }
     }
 
     /// Compares two configurations on the same sessions, session by session (each press is its own
@@ -225,16 +220,8 @@ public enum Experiment {
         correction: MultipleComparisonCorrection = .holm,
         configuration: StatsConfiguration = StatsConfiguration()
     ) throws(StatsError) -> ExperimentReport {
-        try validate(configuration)
-        var builder = RowBuilder(configuration: configuration, unit: .session)
-        let rows = builder.pairedSessionRows(metrics, arms)
-        var health: [HealthWarning] = []
-        if arms.pairs < configuration.minimumSessionsPerArm {
-            health.append(.tooFewSessions(arm: 0, count: arms.pairs, minimum: configuration.minimumSessionsPerArm))
-        }
-        return report(.paired, arms.controlName, arms.treatmentName, sessions: (arms.pairs, arms.pairs),
-                      units: (arms.pairs, arms.pairs), rows: rows, builder: builder, correction: correction,
-                      pairedHealth: health)
+        try pairedReport(arms.controlName, arms.treatmentName, pairs: arms.pairs, units: arms.pairs, unit: .session,
+                         correction: correction, configuration: configuration) { $0.pairedSessionRows(metrics, arms) }
     }
 
     /// Compares two configurations on the same sessions, by user: the sessions of a user are one
@@ -256,16 +243,8 @@ public enum Experiment {
         correction: MultipleComparisonCorrection = .holm,
         configuration: StatsConfiguration = StatsConfiguration()
     ) throws(StatsError) -> ExperimentReport {
-        try validate(configuration)
-        var builder = RowBuilder(configuration: configuration, unit: .user)
-        let rows = builder.pairedUserRows(metrics, arms)
-        var health: [HealthWarning] = []
-        if arms.users < configuration.minimumUsersPerArm {
-            health.append(.tooFewUsers(arm: 0, count: arms.users, minimum: configuration.minimumUsersPerArm))
-        }
-        return report(.paired, arms.controlName, arms.treatmentName, sessions: (arms.pairs, arms.pairs),
-                      units: (arms.users, arms.users), rows: rows, builder: builder, correction: correction,
-                      pairedHealth: health)
+        try pairedReport(arms.controlName, arms.treatmentName, pairs: arms.pairs, units: arms.users, unit: .user,
+                         correction: correction, configuration: configuration) { $0.pairedUserRows(metrics, arms) }
     }
 
     // MARK: Shared steps
@@ -279,6 +258,35 @@ public enum Experiment {
         guard c.bootstrapReplicates >= 1 else {
             throw .invalidInput("the bootstrap needs at least 1 replicate, got \(c.bootstrapReplicates)")
         }
+    }
+
+    /// An observed report: the rows, and the health checks on the randomized units.
+    static func observedReport(_ a: String, _ b: String, sessions: (Int, Int), units: (Int, Int), unit: AnalysisUnit,
+                               expectedSplit: [Double]?, correction: MultipleComparisonCorrection,
+                               configuration: StatsConfiguration,
+                               rows: (inout RowBuilder) -> [ExperimentRow]) throws(StatsError) -> ExperimentReport {
+        try validate(configuration)
+        let health = try HealthCheck(armCounts: [units.0, units.1], expectedFractions: expectedSplit,
+                                     configuration: configuration, unit: unit)
+        var builder = RowBuilder(configuration: configuration, unit: unit)
+        let built = rows(&builder)
+        return report(.observed, a, b, sessions: sessions, units: units, rows: built, builder: builder,
+                      correction: correction, health: health, expectedSplit: expectedSplit)
+    }
+
+    /// A paired report: the rows, and a warning when the units paired (sessions or users) are
+    /// below the minimum.
+    static func pairedReport(_ a: String, _ b: String, pairs: Int, units: Int, unit: AnalysisUnit,
+                             correction: MultipleComparisonCorrection, configuration: StatsConfiguration,
+                             rows: (inout RowBuilder) -> [ExperimentRow]) throws(StatsError) -> ExperimentReport {
+        try validate(configuration)
+        var builder = RowBuilder(configuration: configuration, unit: unit)
+        let built = rows(&builder)
+        let minimum = unit == .user ? configuration.minimumUsersPerArm : configuration.minimumSessionsPerArm
+        let health: [HealthWarning] = units >= minimum ? []
+            : [unit == .user ? .tooFewUsers(arm: 0, count: units, minimum: minimum) : .tooFewSessions(arm: 0, count: units, minimum: minimum)]
+        return report(.paired, a, b, sessions: (pairs, pairs), units: (units, units), rows: built, builder: builder,
+                      correction: correction, pairedHealth: health)
     }
 
     static func normalised(_ fractions: [Double]) -> [Double] {

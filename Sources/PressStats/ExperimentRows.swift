@@ -134,23 +134,25 @@ struct RowBuilder {
                 verdict: .noDetectableDifference, controlCount: va.count, treatmentCount: vb.count))
             row.evidence = .intervalOnly
             if probability == 0.5 {
+                // The shift estimate with its rank interval, the rank test, and the sign of its
+                // statistic's excess over its null mean (> 0: B's values tend to be higher).
+                let shift: (estimate: Double, interval: ConfidenceInterval), p: Double, excess: Double, label: String
                 if paired {
-                    let shift = try HodgesLehmannPairedShift(control: va, treatment: vb, alpha: alpha)
+                    let hl = try HodgesLehmannPairedShift(control: va, treatment: vb, alpha: alpha)
                     let test = try WilcoxonSignedRankTest(control: va, treatment: vb)
-                    row.difference = shift.estimate
-                    row.differenceInterval = shift.interval
-                    row.pValue = test.pValue
-                    row.evidence = .distributionShift(shift: test.positiveRankSum - test.meanOfV)
-                    row.test = "Wilcoxon signed-rank (\(test.method.rawValue)), a distribution-shift test; Hodges–Lehmann paired shift"
+                    (shift, p, excess) = ((hl.estimate, hl.interval), test.pValue, test.positiveRankSum - test.meanOfV)
+                    label = "Wilcoxon signed-rank (\(test.method.rawValue)), a distribution-shift test; Hodges–Lehmann paired shift"
                 } else {
-                    let shift = try HodgesLehmannShift(control: va, treatment: vb, alpha: alpha)
+                    let hl = try HodgesLehmannShift(control: va, treatment: vb, alpha: alpha)
                     let test = try MannWhitneyUTest(control: va, treatment: vb)
-                    row.difference = shift.estimate
-                    row.differenceInterval = shift.interval
-                    row.pValue = test.pValue
-                    row.evidence = .distributionShift(shift: test.u - test.meanOfU)
-                    row.test = "Mann–Whitney U (\(test.method.rawValue)), a distribution-shift test; Hodges–Lehmann shift"
+                    (shift, p, excess) = ((hl.estimate, hl.interval), test.pValue, test.u - test.meanOfU)
+                    label = "Mann–Whitney U (\(test.method.rawValue)), a distribution-shift test; Hodges–Lehmann shift"
                 }
+                row.difference = shift.estimate
+                row.differenceInterval = shift.interval
+                row.pValue = p
+                row.evidence = .distributionShift(shift: excess)
+                row.test = label
             }
             // Relative to A's value, so that it agrees with the row's difference.
             row.relativeDifference = p.control.estimate != 0 ? row.difference / abs(p.control.estimate) : nil
@@ -188,25 +190,33 @@ struct RowBuilder {
         let counts = (Int(a.denominatorSum.rounded()), Int(b.denominatorSum.rounded()))
         do {
             let t = try DeltaMethodZTest(control: a, treatment: b, inference: inference(units: a.units + b.units))
-            var row = ExperimentRow(
-                metric: metric, control: t.control, controlInterval: armInterval(metric, t.control, t.controlStandardError, a.units),
-                treatment: t.treatment, treatmentInterval: armInterval(metric, t.treatment, t.treatmentStandardError, b.units),
-                difference: t.difference, differenceInterval: t.interval,
-                relativeDifference: t.relativeDifference?.estimate ?? relative(t.treatment, t.control),
-                relativeInterval: t.relativeDifference?.interval, pValue: t.pValue,
-                test: "delta-method z-test over \(unitWord); log-scale relative interval" + inferenceLabel(),
-                verdict: .noDetectableDifference, controlCount: counts.0, treatmentCount: counts.1)
-            row.unit = unit
-            (row.controlUnits, row.treatmentUnits) = units ?? (a.units, b.units)
-            row.sequential = sequential
-            row.standardError = t.standardError
-            attachPower(&row, standardError: t.standardError,
-                        unitVariance: Double(a.units) * a.varianceOfEstimate + Double(b.units) * b.varianceOfEstimate,
-                        design: .independentArms, units: a.units + b.units)
-            return row
+            return zTestRow(metric, t, armUnits: (a.units, b.units), shownUnits: units ?? (a.units, b.units), counts: counts,
+                            label: "delta-method z-test over \(unitWord)", table: nil,
+                            unitVariance: Double(a.units) * a.varianceOfEstimate + Double(b.units) * b.varianceOfEstimate,
+                            design: .independentArms)
         } catch {
             return unavailable(metric, error, counts: counts)
         }
+    }
+
+    /// The row of a delta-method z-test; `armUnits` are the units behind each arm's own interval.
+    func zTestRow(_ metric: ExperimentMetric, _ t: DeltaMethodZTest, armUnits: (Int, Int), shownUnits: (Int, Int),
+                  counts: (Int, Int), label: String, table: PairedCounts?, unitVariance: Double,
+                  design: PowerAnalysis.Design) -> ExperimentRow {
+        var row = ExperimentRow(
+            metric: metric, control: t.control, controlInterval: armInterval(metric, t.control, t.controlStandardError, armUnits.0),
+            treatment: t.treatment, treatmentInterval: armInterval(metric, t.treatment, t.treatmentStandardError, armUnits.1),
+            difference: t.difference, differenceInterval: t.interval,
+            relativeDifference: t.relativeDifference?.estimate ?? relative(t.treatment, t.control),
+            relativeInterval: t.relativeDifference?.interval, pValue: t.pValue,
+            test: label + "; log-scale relative interval" + inferenceLabel(),
+            verdict: .noDetectableDifference, controlCount: counts.0, treatmentCount: counts.1, pairedCounts: table)
+        row.unit = unit
+        (row.controlUnits, row.treatmentUnits) = shownUnits
+        row.sequential = sequential
+        row.standardError = t.standardError
+        attachPower(&row, standardError: t.standardError, unitVariance: unitVariance, design: design, units: t.units)
+        return row
     }
 
     // MARK: Paired, by session
@@ -323,21 +333,9 @@ struct RowBuilder {
         let n = Int(s.denominatorSum.rounded())
         do {
             let t = try DeltaMethodZTest(paired: s, inference: inference(units: s.units))
-            var row = ExperimentRow(
-                metric: metric, control: t.control, controlInterval: armInterval(metric, t.control, t.controlStandardError, s.units),
-                treatment: t.treatment, treatmentInterval: armInterval(metric, t.treatment, t.treatmentStandardError, s.units),
-                difference: t.difference, differenceInterval: t.interval,
-                relativeDifference: t.relativeDifference?.estimate ?? relative(t.treatment, t.control),
-                relativeInterval: t.relativeDifference?.interval, pValue: t.pValue,
-                test: label + "; log-scale relative interval" + inferenceLabel(),
-                verdict: .noDetectableDifference, controlCount: n, treatmentCount: n, pairedCounts: table)
-            row.unit = unit
-            (row.controlUnits, row.treatmentUnits) = (s.units, s.units)
-            row.sequential = sequential
-            row.standardError = t.standardError
-            attachPower(&row, standardError: t.standardError, unitVariance: Double(s.units) * t.standardError * t.standardError,
-                        design: .paired, units: s.units)
-            return row
+            return zTestRow(metric, t, armUnits: (s.units, s.units), shownUnits: (s.units, s.units), counts: (n, n),
+                            label: label, table: table, unitVariance: Double(s.units) * t.standardError * t.standardError,
+                            design: .paired)
         } catch {
             return unavailable(metric, error, counts: (n, n))
         }

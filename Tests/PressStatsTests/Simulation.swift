@@ -38,7 +38,7 @@ struct ClusteredDesign {
     var pressesPerUser = 20
     /// Beta(a, b) of each user's persistent chance of cancelling a press: mean a/(a + b) = 0.1 and
     /// intra-user correlation 1/(a + b + 1) = 0.25, so a user's 20 presses carry about as much
-    /// information as 1 + 19·0.25 = 5.75 independent ones.
+    /// information as 20/(1 + 19·0.25) ≈ 3.5 independent ones.
     var cancelShape = (0.3, 2.7)
     /// Feedback latency: a log-normal press-to-press spread around `latencyMedian` (ms) with σ of
     /// its logarithm `latencySigma`, plus a user's persistent shift N(0, `userShift`²) (ms),
