@@ -23,12 +23,13 @@ struct RowBuilder {
                    : .fixedHorizon(alpha: alpha)
     }
 
-    /// "users" or "sessions", for the test labels.
+    /// "users" or "sessions", for the test labels (which hold no comma or quote, so that a CSV
+    /// line splits on commas; the part before ";" names the test).
     var unitWord: String { unit == .user ? "users" : "sessions" }
 
     /// The label's tail that says how the interval and p-value read.
     func inferenceLabel() -> String {
-        sequential ? "; confidence sequence (Waudby-Smith et al. 2023, N* = \(Experiment.short(configuration.sequentialTuning))), always-valid p"
+        sequential ? "; confidence sequence (Waudby-Smith et al. 2023 with N* = \(Experiment.short(configuration.sequentialTuning))) and always-valid p"
                    : ""
     }
 
@@ -141,12 +142,12 @@ struct RowBuilder {
                     let hl = try HodgesLehmannPairedShift(control: va, treatment: vb, alpha: alpha)
                     let test = try WilcoxonSignedRankTest(control: va, treatment: vb)
                     (shift, p, excess) = ((hl.estimate, hl.interval), test.pValue, test.positiveRankSum - test.meanOfV)
-                    label = "Wilcoxon signed-rank (\(test.method.rawValue)), a distribution-shift test; Hodges–Lehmann paired shift"
+                    label = "Wilcoxon signed-rank (\(test.method.rawValue)) test of a distribution shift; Hodges–Lehmann paired shift"
                 } else {
                     let hl = try HodgesLehmannShift(control: va, treatment: vb, alpha: alpha)
                     let test = try MannWhitneyUTest(control: va, treatment: vb)
                     (shift, p, excess) = ((hl.estimate, hl.interval), test.pValue, test.u - test.meanOfU)
-                    label = "Mann–Whitney U (\(test.method.rawValue)), a distribution-shift test; Hodges–Lehmann shift"
+                    label = "Mann–Whitney U (\(test.method.rawValue)) test of a distribution shift; Hodges–Lehmann shift"
                 }
                 row.difference = shift.estimate
                 row.differenceInterval = shift.interval
@@ -320,7 +321,7 @@ struct RowBuilder {
                     return unavailable(metric, .invalidInput("no per-user sums for \(e.rawValue)"), counts: (arms.pairs, arms.pairs))
                 }
                 return pairedRatioRow(metric, s, table: arms.tables[e],
-                                      label: "cluster-adjusted McNemar over users (Obuchowski 1998, Wald form)")
+                                      label: "cluster-adjusted McNemar over users (Obuchowski 1998 in Wald form)")
             default:
                 return pairedRatioRow(metric, arms.latency(metric.latencyKind!).summary, table: nil,
                                       label: "paired delta-method z-test over users")
@@ -381,7 +382,7 @@ struct RowBuilder {
             treatment: q.treatment, treatmentInterval: q.treatmentInterval,
             difference: q.difference, differenceInterval: q.differenceInterval,
             relativeDifference: q.relativeDifference, relativeInterval: q.relativeInterval, pValue: q.pValue,
-            test: "bootstrap over \(unitWord) (\(b.replicates) resamples, seed \(b.seed)); \(how)" + inferenceLabel(),
+            test: "bootstrap over \(unitWord): \(b.replicates) resamples with seed \(b.seed); \(how)" + inferenceLabel(),
             verdict: .noDetectableDifference, controlCount: b.controlCount, treatmentCount: b.treatmentCount)
         row.unit = unit
         (row.controlUnits, row.treatmentUnits) = (b.controlUnits, b.treatmentUnits)
