@@ -29,8 +29,9 @@ let package = Package(
         .target(name: "PressCore"),
         // Log formats: NDJSON, CSV, getevent, evemu, evtest, libinput record, layouts → records.
         .target(name: "PressFormats", dependencies: ["PressCore", "CYAML"]),
-        // Statistics: intervals, tests, distributions.
-        .target(name: "PressStats"),
+        // Statistics: intervals, tests, distributions (PressCore for its seeded SplitMix64, which
+        // drives the bootstrap).
+        .target(name: "PressStats", dependencies: ["PressCore"]),
         // SVG charts for HTML reports.
         .target(name: "PressCharts"),
         // SQLite: connection, statements, migrations, ingest writer, queries.

@@ -29,6 +29,19 @@ public enum SessionEvent: String, CaseIterable, Sendable, Hashable {
     case unseenPress = "unseen_press"
 }
 
+extension SessionEvent {
+    /// The position in `allCases`, for per-event arrays.
+    var ordinal: Int {
+        switch self {
+        case .tap: 0
+        case .cancel: 1
+        case .scrollAbort: 2
+        case .falseAction: 3
+        case .unseenPress: 4
+        }
+    }
+}
+
 /// Which latency a latency row is about.
 public enum LatencyKind: String, Sendable, Hashable {
     /// Touch-down to the first frame whose edge moved one device pixel (ms).
@@ -240,6 +253,219 @@ public struct PairedArms: Sendable, Hashable {
     }
 
     func latency(_ kind: LatencyKind) -> PairedLatencies { kind == .feedback ? feedbackLatency : actionLatency }
+}
+
+// MARK: - Inputs by user
+
+/// What one row of a comparison counts as an independent observation.
+public enum AnalysisUnit: String, CaseIterable, Sendable, Hashable {
+    /// The randomization unit: variants are assigned per user, so each user is one observation and
+    /// a rate or mean is a ratio metric over users (the delta method; percentiles by a bootstrap of
+    /// users). The default whenever every compared session has a user.
+    case user
+    /// Every session independent (the classical tests). Right when sessions, not users, were
+    /// randomized, or when each user contributes one session.
+    case session
+}
+
+/// One user's data in one arm, for callers that have the sessions rather than SQL sums (tests,
+/// simulations, small logs). Latencies in ms, NULLs left out.
+public struct UserSessions: Sendable, Hashable {
+    /// The user's sessions in the arm.
+    public var sessions: Int
+    /// The user's sessions with each event (missing events count 0).
+    public var events: [SessionEvent: Int]
+    public var feedbackLatencies: [Double]
+    public var actionLatencies: [Double]
+
+    public init(sessions: Int, events: [SessionEvent: Int], feedbackLatencies: [Double], actionLatencies: [Double]) {
+        self.sessions = sessions; self.events = events
+        self.feedbackLatencies = feedbackLatencies; self.actionLatencies = actionLatencies
+    }
+}
+
+/// One latency of one arm, by user: the ratio summary for the mean (X = the user's values,
+/// Y = their sum in ms) and the users' histograms for the percentiles.
+public struct UserLatencies: Sendable, Hashable {
+    public var summary: RatioSummary
+    /// One histogram per user with at least one value (users without are left out).
+    public var histograms: [UnitHistogram]
+
+    public init(summary: RatioSummary, histograms: [UnitHistogram]) { self.summary = summary; self.histograms = histograms }
+
+    /// Disjoint users' latencies together.
+    public static func + (a: UserLatencies, b: UserLatencies) -> UserLatencies {
+        UserLatencies(summary: a.summary + b.summary, histograms: a.histograms + b.histograms)
+    }
+
+    /// Builds both from each user's values (ms).
+    /// - Throws: `StatsError.invalidInput` for a non-finite value.
+    public init(users: [[Double]]) throws(StatsError) {
+        var summary = RatioSummary.zero, histograms: [UnitHistogram] = []
+        for values in users where !values.isEmpty {
+            summary.add(denominator: Double(values.count), numerator: values.reduce(0, +))
+            histograms.append(try UnitHistogram(sample: values))
+        }
+        self.init(summary: summary, histograms: histograms)
+    }
+}
+
+/// One arm of an observed comparison analysed by user: what SQL computes per arm from a
+/// per-user aggregate (see docs/compare.md, "What the store computes").
+public struct UserArm: Sendable, Hashable {
+    /// The arm's name, for messages.
+    public var name: String
+    /// Users in the arm (the sample ratio check counts these).
+    public var users: Int
+    /// Sessions in the arm.
+    public var sessions: Int
+    /// Per event, over users: X = the user's sessions, Y = the user's sessions with the event
+    /// (n = `users`; ΣX = `sessions`). An event without sums gives a row that says so.
+    public var events: [SessionEvent: RatioSummary]
+    public var feedbackLatency: UserLatencies
+    public var actionLatency: UserLatencies
+
+    public init(name: String, users: Int, sessions: Int, events: [SessionEvent: RatioSummary],
+                feedbackLatency: UserLatencies, actionLatency: UserLatencies) {
+        self.name = name; self.users = users; self.sessions = sessions; self.events = events
+        self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+    }
+
+    /// Sums each user's sessions (one element per user of the arm).
+    /// - Throws: `StatsError.invalidInput` for a non-finite latency or more events than sessions.
+    public init(name: String, users: [UserSessions]) throws(StatsError) {
+        let all = SessionEvent.allCases
+        var sums = [RatioSummary](repeating: .zero, count: all.count)
+        var counts = [Int](repeating: 0, count: all.count)
+        for u in users {
+            for i in counts.indices { counts[i] = 0 }
+            for (e, k) in u.events {
+                guard k >= 0, k <= u.sessions else {
+                    throw .invalidInput("a user has \(k) sessions with \(e.rawValue) but \(u.sessions) sessions")
+                }
+                counts[e.ordinal] = k
+            }
+            for i in sums.indices { sums[i].add(denominator: Double(u.sessions), numerator: Double(counts[i])) }
+        }
+        let events = Dictionary(uniqueKeysWithValues: zip(all, sums))
+        self.init(name: name, users: users.count, sessions: users.reduce(0) { $0 + $1.sessions }, events: events,
+                  feedbackLatency: try UserLatencies(users: users.map(\.feedbackLatencies)),
+                  actionLatency: try UserLatencies(users: users.map(\.actionLatencies)))
+    }
+
+    /// The arm of the union of two disjoint sets of users (two partials, two days of data): sums
+    /// added, histograms concatenated, `a`'s name kept. An event summed in only one of them is
+    /// dropped (its sums would miss the other's users).
+    public static func + (a: UserArm, b: UserArm) -> UserArm {
+        var events: [SessionEvent: RatioSummary] = [:]
+        for (e, s) in a.events { if let t = b.events[e] { events[e] = s + t } }
+        return UserArm(name: a.name, users: a.users + b.users, sessions: a.sessions + b.sessions, events: events,
+                feedbackLatency: a.feedbackLatency + b.feedbackLatency, actionLatency: a.actionLatency + b.actionLatency)
+    }
+
+    func event(_ e: SessionEvent) throws(StatsError) -> RatioSummary {
+        guard let s = events[e] else { throw .invalidInput("no per-user sums for \(e.rawValue) in arm \(name)") }
+        return s
+    }
+
+    func latency(_ kind: LatencyKind) -> UserLatencies { kind == .feedback ? feedbackLatency : actionLatency }
+}
+
+/// One user's sessions replayed under both configurations, for callers without SQL: per paired
+/// session, the events under A and under B, and the latencies of the pairs that have one under both.
+public struct UserPairs: Sendable, Hashable {
+    /// The user's paired sessions.
+    public var pairs: Int
+    /// Per event, McNemar's table of the user's pairs (it sums to `pairs`).
+    public var events: [SessionEvent: PairedCounts]
+    public var feedbackLatency: PairedLatencies
+    public var actionLatency: PairedLatencies
+
+    public init(pairs: Int, events: [SessionEvent: PairedCounts], feedbackLatency: PairedLatencies, actionLatency: PairedLatencies) {
+        self.pairs = pairs; self.events = events; self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+    }
+}
+
+/// One latency of a paired comparison, by user: X = the user's pairs with the latency under both
+/// configurations, Y_A and Y_B = their sums under A and under B (ms); and per user the two histograms.
+public struct PairedUserLatencies: Sendable, Hashable {
+    public var summary: PairedRatioSummary
+    public var histograms: [PairedUnitHistogram]
+
+    public init(summary: PairedRatioSummary, histograms: [PairedUnitHistogram]) {
+        self.summary = summary; self.histograms = histograms
+    }
+
+    /// Builds both from each user's paired values.
+    /// - Throws: `StatsError.invalidInput` for samples of different lengths or a non-finite value.
+    public init(users: [PairedLatencies]) throws(StatsError) {
+        var summary = PairedRatioSummary.zero, histograms: [PairedUnitHistogram] = []
+        for u in users where !u.control.isEmpty || !u.treatment.isEmpty {
+            guard u.control.count == u.treatment.count else {
+                throw .invalidInput("paired samples differ in length: \(u.control.count) and \(u.treatment.count)")
+            }
+            summary.add(denominator: Double(u.control.count), control: u.control.reduce(0, +), treatment: u.treatment.reduce(0, +))
+            histograms.append(PairedUnitHistogram(control: try UnitHistogram(sample: u.control),
+                                                  treatment: try UnitHistogram(sample: u.treatment)))
+        }
+        self.init(summary: summary, histograms: histograms)
+    }
+}
+
+/// The data of a paired comparison analysed by user.
+public struct PairedUserArms: Sendable, Hashable {
+    public var controlName: String
+    public var treatmentName: String
+    /// Users with at least one paired session.
+    public var users: Int
+    /// Sessions paired.
+    public var pairs: Int
+    /// Per event, over users: X = the user's pairs, Y_A and Y_B = its pairs with the event under A
+    /// and under B.
+    public var events: [SessionEvent: PairedRatioSummary]
+    /// Per event, McNemar's table summed over all pairs (for the discordant counts shown); optional.
+    public var tables: [SessionEvent: PairedCounts]
+    public var feedbackLatency: PairedUserLatencies
+    public var actionLatency: PairedUserLatencies
+
+    public init(controlName: String, treatmentName: String, users: Int, pairs: Int,
+                events: [SessionEvent: PairedRatioSummary], tables: [SessionEvent: PairedCounts],
+                feedbackLatency: PairedUserLatencies, actionLatency: PairedUserLatencies) {
+        self.controlName = controlName; self.treatmentName = treatmentName; self.users = users; self.pairs = pairs
+        self.events = events; self.tables = tables; self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+    }
+
+    /// Sums each user's pairs.
+    /// - Throws: `StatsError.invalidInput` for a table that does not sum to the user's pairs, or bad latencies.
+    public init(controlName: String, treatmentName: String, users: [UserPairs]) throws(StatsError) {
+        let all = SessionEvent.allCases
+        let none = PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
+        var sums = [PairedRatioSummary](repeating: .zero, count: all.count)
+        var totals = [PairedCounts](repeating: none, count: all.count)
+        var user = [PairedCounts](repeating: none, count: all.count)
+        for u in users {
+            for i in user.indices { user[i] = PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: u.pairs) }
+            for (e, t) in u.events {
+                guard t.pairs == u.pairs, t.both >= 0, t.controlOnly >= 0, t.treatmentOnly >= 0, t.neither >= 0 else {
+                    throw .invalidInput("a user's \(e.rawValue) table \(t) does not hold its \(u.pairs) pairs")
+                }
+                user[e.ordinal] = t
+            }
+            for (i, t) in user.enumerated() {
+                sums[i].add(denominator: Double(u.pairs), control: Double(t.both + t.controlOnly),
+                            treatment: Double(t.both + t.treatmentOnly))
+                totals[i].both += t.both; totals[i].controlOnly += t.controlOnly
+                totals[i].treatmentOnly += t.treatmentOnly; totals[i].neither += t.neither
+            }
+        }
+        self.init(controlName: controlName, treatmentName: treatmentName, users: users.count,
+                  pairs: users.reduce(0) { $0 + $1.pairs }, events: Dictionary(uniqueKeysWithValues: zip(all, sums)),
+                  tables: Dictionary(uniqueKeysWithValues: zip(all, totals)),
+                  feedbackLatency: try PairedUserLatencies(users: users.map(\.feedbackLatency)),
+                  actionLatency: try PairedUserLatencies(users: users.map(\.actionLatency)))
+    }
+
+    func latency(_ kind: LatencyKind) -> PairedUserLatencies { kind == .feedback ? feedbackLatency : actionLatency }
 }
 
 // MARK: - Paired statistics used only here

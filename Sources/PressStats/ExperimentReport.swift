@@ -1,5 +1,6 @@
 // From two arms' data to the rows `pressdb compare` prints: which test each metric gets, how
-// p-values are adjusted across metrics, the health checks, and the verdicts.
+// p-values are adjusted across metrics, the health checks, and the verdicts. The row builders
+// are in ExperimentRows.swift.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,37 +8,72 @@ import Darwin
 #endif
 
 /// One metric's comparison of B with A. Values are fractions for rates and milliseconds for
-/// latencies; `difference` is B − A in the same unit.
+/// latencies; `difference` is B − A in the same unit. The names in brackets are the CSV/JSON
+/// columns `pressdb compare` prints.
 public struct ExperimentRow: Sendable, Hashable {
+    /// What the verdict of a row is decided from.
+    public enum Evidence: Sendable, Hashable {
+        /// The p-value and the interval of `difference`, from one procedure.
+        case differenceTest
+        /// The interval of `difference` alone (session-level p90: no test).
+        case intervalOnly
+        /// A test of a distribution shift (Mann–Whitney U, Wilcoxon signed-rank) that is not a test
+        /// of `difference`: the p-value decides, and the sign of `shift` (> 0: B's values tend to
+        /// be higher) gives the direction, even where the Hodges–Lehmann `difference` is 0.
+        case distributionShift(shift: Double)
+    }
+
+    /// [`metric`]
     public var metric: ExperimentMetric
-    /// A's value: the rate, the mean, or the percentile.
+    /// A's value: the rate, the mean, or the percentile [`a`].
     public var control: Double
-    /// A's 1 − α interval, where the row has one (Wilson for rates, order statistics for
-    /// percentiles; none for means).
+    /// A's 1 − α interval, where the row has one [`a_low`, `a_high`].
     public var controlInterval: ConfidenceInterval?
+    /// [`b`, `b_low`, `b_high`]
     public var treatment: Double
     public var treatmentInterval: ConfidenceInterval?
-    /// B − A; for a p50 row, the Hodges–Lehmann shift (the median of the differences), which need
-    /// not equal the difference of the two medians.
+    /// B − A [`diff`]; for a session-level p50 row, the Hodges–Lehmann shift (the median of the
+    /// differences), which need not equal the difference of the two medians.
     public var difference: Double
+    /// [`diff_low`, `diff_high`]; a confidence sequence when `sequential`.
     public var differenceInterval: ConfidenceInterval?
-    /// (B − A)/|A|; nil when A is 0.
+    /// `difference`/|A| [`rel_diff`]; nil when A is 0.
     public var relativeDifference: Double?
-    /// Its delta-method interval; nil for percentile rows (no sound interval is offered).
+    /// Its interval [`rel_diff_low`, `rel_diff_high`]; nil where no sound interval is offered.
     public var relativeInterval: ConfidenceInterval?
-    /// The test's two-sided p-value; nil when the row has no test (p90: intervals only).
+    /// The test's two-sided p-value [`p_value`]; nil when the row has no test (session p90).
     public var pValue: Double?
-    /// The p-value adjusted across the rows shown (nil without correction or without a p-value).
+    /// The p-value adjusted across the rows shown [`p_adjusted`] (nil without correction or p-value).
     public var adjustedPValue: Double?
-    /// The test and interval used, in words.
+    /// The test and interval used, in words [`test`]; the part before ";" is the test's name.
     public var test: String
+    /// [`verdict`], worded by `Verdict`'s raw values.
     public var verdict: Verdict
-    /// Observations behind A's and B's value: sessions for rates, latency values otherwise
-    /// (pairs in paired mode).
+    /// Observations behind A's and B's value [`n_a`, `n_b`]: sessions for rates, latency values
+    /// otherwise (pairs in paired mode).
     public var controlCount: Int
     public var treatmentCount: Int
-    /// Paired mode, rates: the McNemar table.
+    /// Paired mode, rates: McNemar's table of all pairs [`a_only` = b, `b_only` = c].
     public var pairedCounts: PairedCounts?
+    /// The unit of analysis [`unit`]: users, or sessions.
+    public var unit: AnalysisUnit = .session
+    /// Units behind A's and B's value [`units_a`, `units_b`]: users (with a value, for latency
+    /// rows), or the same as `controlCount`/`treatmentCount` by session; users paired in paired mode.
+    public var controlUnits: Int = 0
+    public var treatmentUnits: Int = 0
+    /// The standard error of `difference` [`se`], where the row's procedure has one.
+    public var standardError: Double?
+    /// The minimum detectable effect [`mde`]: the true |B − A| this comparison detects with
+    /// probability `StatsConfiguration.power` (80 %), from its standard error (`PowerAnalysis`).
+    public var minimumDetectableEffect: Double?
+    /// The MDE relative to A [`mde_rel`].
+    public var relativeMinimumDetectableEffect: Double?
+    /// Units per arm needed to detect `StatsConfiguration.plannedEffect` [`units_needed`].
+    public var unitsNeededPerArm: Int?
+    /// Whether the interval is a confidence sequence and the p-value always valid [`sequential`].
+    public var sequential: Bool = false
+    /// What the verdict is decided from.
+    public var evidence: Evidence = .differenceTest
 
     /// The p-value the verdict uses: the adjusted one when there is one.
     public var decisionPValue: Double? { adjustedPValue ?? pValue }
@@ -49,6 +85,12 @@ public struct ExperimentWarning: Sendable, Hashable {
     public var metric: ExperimentMetric?
     /// A one-line explanation naming the arms.
     public var message: String
+}
+
+/// The settings of the percentile bootstrap, reported with its results.
+public struct BootstrapRun: Sendable, Hashable {
+    public var replicates: Int
+    public var seed: UInt64
 }
 
 /// A whole comparison: rows, the sample ratio test (observed mode) and the warnings to show
@@ -70,11 +112,21 @@ public struct ExperimentReport: Sendable, Hashable {
     public var rows: [ExperimentRow]
     public var correction: MultipleComparisonCorrection
     public var configuration: StatsConfiguration
-    /// Observed mode: the χ² test of the arms' counts against the intended split.
+    /// Observed mode: the χ² test of the arms' units (users or sessions) against the intended split.
     public var sampleRatio: SampleRatioMismatchTest?
     /// The intended split the sample ratio test used (fractions summing to 1).
     public var expectedSplit: [Double]
     public var warnings: [ExperimentWarning]
+    /// The unit of analysis of every row.
+    public var unit: AnalysisUnit = .session
+    /// Units per arm: users (paired: the users with a pair, both the same), or sessions (pairs).
+    public var controlUnits: Int = 0
+    public var treatmentUnits: Int = 0
+    /// The bootstrap behind the percentile rows, when one ran.
+    public var bootstrap: BootstrapRun?
+
+    /// Whether the intervals are confidence sequences and the p-values always valid.
+    public var isSequential: Bool { configuration.sequential }
 }
 
 /// Builds comparisons.
@@ -82,20 +134,24 @@ public struct ExperimentReport: Sendable, Hashable {
 ///     let report = try Experiment.observed(control: armA, treatment: armB)
 ///     for row in report.rows { print(row.metric.rawValue, row.difference, row.verdict.rawValue) }
 public enum Experiment {
-    /// Compares two independent arms (different sessions).
+    /// Compares two independent arms session by session (`--unit session`).
     ///
     /// - Rates: Newcombe's hybrid score interval for B − A; the pooled two-proportion z-test, or
     ///   Fisher's exact test when any cell is below `minimumCellCountForZTest`; the relative
     ///   difference by the delta method (`ProportionComparison`).
     /// - Mean latency: Welch's t-test and its interval (`MeanComparison`).
-    /// - p50: each arm's median with its order-statistic interval; the difference is the
-    ///   Hodges–Lehmann shift with Moses' interval, the p-value the Mann–Whitney U test's.
+    /// - p50: a distribution-shift row: each arm's median with its order-statistic interval; the
+    ///   difference is the Hodges–Lehmann shift with Moses' interval, the p-value the Mann–Whitney
+    ///   U test's, and the verdict follows that test (direction: the sign of U − n_A n_B/2).
     /// - p90: each arm's percentile with its order-statistic interval; the difference's interval is
-    ///   the conservative `PercentileDifference`; no p-value.
+    ///   the conservative `PercentileDifference`; no p-value, the verdict from the interval.
+    /// - With `configuration.sequential`, every row is instead the delta-method z-test with each
+    ///   session its own unit (percentiles: the bootstrap over sessions), as a confidence sequence.
+    /// - Rates and means carry the MDE from the z-test's standard error (sessions as units).
     ///
-    /// Health checks: the sample ratio test against `expectedSplit` (equal when nil), too few
-    /// sessions per arm (then every verdict is "too few data"), and a suspicious lift (a detected
-    /// difference of |B − A|/|A| ≥ `suspiciousRelativeLift`).
+    /// Health checks: the sample ratio test of the sessions against `expectedSplit` (equal when
+    /// nil), too few sessions per arm (then every verdict is "too few data"), and a suspicious lift
+    /// (a detected difference of |B − A|/|A| ≥ `suspiciousRelativeLift`).
     ///
     /// - Throws: `StatsError` when α is invalid, an arm has negative counts, or the split does not
     ///   fit two arms. A metric that cannot be computed (e.g. no latency values) becomes a row
@@ -107,32 +163,54 @@ public enum Experiment {
         correction: MultipleComparisonCorrection = .holm,
         configuration: StatsConfiguration = StatsConfiguration()
     ) throws(StatsError) -> ExperimentReport {
-        try validate(alpha: configuration.alpha)
-        let counts = [control.events.sessions, treatment.events.sessions]
-        let health = try HealthCheck(armCounts: counts, expectedFractions: expectedSplit, configuration: configuration)
-        let split = health.sampleRatioMismatch.map { srm in srm.expected.map { $0 / Double(counts.reduce(0, +)) } }
-            ?? normalised(expectedSplit ?? [1, 1])
-        var rows: [ExperimentRow] = []
-        for metric in metrics {
-            rows.append(observedRow(metric, control, treatment, configuration))
+        try observedReport(control.name, treatment.name, sessions: (control.events.sessions, treatment.events.sessions),
+                           units: (control.events.sessions, treatment.events.sessions), unit: .session,
+                           expectedSplit: expectedSplit, correction: correction, configuration: configuration) {
+            $0.observedSessionRows(metrics, control, treatment)
         }
-        var report = ExperimentReport(
-            mode: .observed, controlName: control.name, treatmentName: treatment.name,
-            controlSessions: counts[0], treatmentSessions: counts[1], rows: rows, correction: correction,
-            configuration: configuration, sampleRatio: health.sampleRatioMismatch, expectedSplit: split, warnings: [])
-        finish(&report, health: health.warnings)
-        return report
     }
 
-    /// Compares two configurations on the same sessions (each press is its own control).
+    /// Compares two independent arms of users (`--unit user`): variants were assigned per user.
+    ///
+    /// - Rates and means: ratio metrics over users, Σ numerator / Σ denominator, with the
+    ///   delta-method z-test (`DeltaMethodZTest`: Deng, Knoblich & Lu 2018, §3) and the relative
+    ///   difference on the log scale; each arm's own interval is R̂ ± z·SE (clamped to [0, 1] for rates).
+    /// - p50, p90: the bootstrap over users (`ClusterBootstrapQuantiles`) with the configured
+    ///   replicates and seed: the percentile interval and the p-value that inverts it.
+    /// - With `configuration.sequential`: confidence sequences and always-valid p-values
+    ///   (`ConfidenceSequence`) with N the users behind the row; percentiles use the bootstrap SE.
+    /// - Every row carries its standard error and MDE (`PowerAnalysis`), and the units needed for
+    ///   `configuration.plannedEffect`.
+    ///
+    /// Health: the sample ratio test on users, too few users (`minimumUsersPerArm`), suspicious lifts.
+    /// - Throws: as the session form.
+    public static func observed(
+        control: UserArm, treatment: UserArm,
+        metrics: [ExperimentMetric] = ExperimentMetric.all,
+        expectedSplit: [Double]? = nil,
+        correction: MultipleComparisonCorrection = .holm,
+        configuration: StatsConfiguration = StatsConfiguration()
+    ) throws(StatsError) -> ExperimentReport {
+        try observedReport(control.name, treatment.name, sessions: (control.sessions, treatment.sessions),
+                           units: (control.users, treatment.users), unit: .user,
+                           expectedSplit: expectedSplit, correction: correction, configuration: configuration) {
+            $0.observedUserRows(metrics, control, treatment)
+        }
+    }
+
+    /// Compares two configurations on the same sessions, session by session (each press is its own
+    /// control).
     ///
     /// - Rates: McNemar's test (exact binomial below 25 discordant pairs, else χ² with Edwards'
     ///   continuity correction) and the Wald interval for dependent proportions.
     /// - Mean latency: the paired t-test on the differences B − A.
-    /// - p50: each configuration's median with its order-statistic interval; the difference is the
-    ///   Hodges–Lehmann estimate of the paired differences (median of the Walsh averages) with
-    ///   Tukey's interval, the p-value the Wilcoxon signed-rank test's.
+    /// - p50: a distribution-shift row: each configuration's median with its order-statistic
+    ///   interval; the difference is the Hodges–Lehmann estimate of the paired differences (median
+    ///   of the Walsh averages) with Tukey's interval, the p-value the Wilcoxon signed-rank test's,
+    ///   and the verdict follows that test (direction: the sign of V − n(n + 1)/4).
     /// - p90: as in observed mode (Bonferroni makes the interval valid for dependent arms too).
+    /// - With `configuration.sequential`: the paired delta-method z-test with each pair its own
+    ///   unit (percentiles: the paired bootstrap over sessions), as a confidence sequence.
     ///
     /// Latency rows use the sessions that have that latency under both configurations.
     /// Health: too few pairs (below `minimumSessionsPerArm`) and suspicious lifts.
@@ -142,26 +220,94 @@ public enum Experiment {
         correction: MultipleComparisonCorrection = .holm,
         configuration: StatsConfiguration = StatsConfiguration()
     ) throws(StatsError) -> ExperimentReport {
-        try validate(alpha: configuration.alpha)
-        var rows: [ExperimentRow] = []
-        for metric in metrics { rows.append(pairedRow(metric, arms, configuration)) }
-        var health: [HealthWarning] = []
-        if arms.pairs < configuration.minimumSessionsPerArm {
-            health.append(.tooFewSessions(arm: 0, count: arms.pairs, minimum: configuration.minimumSessionsPerArm))
-        }
-        var report = ExperimentReport(
-            mode: .paired, controlName: arms.controlName, treatmentName: arms.treatmentName,
-            controlSessions: arms.pairs, treatmentSessions: arms.pairs, rows: rows, correction: correction,
-            configuration: configuration, sampleRatio: nil, expectedSplit: [0.5, 0.5], warnings: [])
-        finish(&report, health: health)
-        return report
+        try pairedReport(arms.controlName, arms.treatmentName, pairs: arms.pairs, units: arms.pairs, unit: .session,
+                         correction: correction, configuration: configuration) { $0.pairedSessionRows(metrics, arms) }
+    }
+
+    /// Compares two configurations on the same sessions, by user: the sessions of a user are one
+    /// cluster of pairs.
+    ///
+    /// - Rates: Obuchowski's cluster-adjusted McNemar statistic in its Wald form — the paired
+    ///   delta-method z-test on per-user counts (`DeltaMethodZTest(paired:)`; Obuchowski,
+    ///   Statistics in Medicine 17:1495–1507, 1998).
+    /// - Mean latency: the same z-test on per-user sums of the paired latencies (the ratio estimator
+    ///   of the mean difference B − A per pair, with users as clusters; with equal pairs per user it
+    ///   is the z-test on per-user mean differences).
+    /// - p50, p90: the paired bootstrap over users (each resample draws users once for both).
+    /// - Sequential, MDE and units needed as in the observed form, with N the users.
+    ///
+    /// Health: too few users (`minimumUsersPerArm`) and suspicious lifts.
+    public static func paired(
+        _ arms: PairedUserArms,
+        metrics: [ExperimentMetric] = ExperimentMetric.all,
+        correction: MultipleComparisonCorrection = .holm,
+        configuration: StatsConfiguration = StatsConfiguration()
+    ) throws(StatsError) -> ExperimentReport {
+        try pairedReport(arms.controlName, arms.treatmentName, pairs: arms.pairs, units: arms.users, unit: .user,
+                         correction: correction, configuration: configuration) { $0.pairedUserRows(metrics, arms) }
     }
 
     // MARK: Shared steps
 
+    static func validate(_ c: StatsConfiguration) throws(StatsError) {
+        try PressStats.validate(alpha: c.alpha)
+        guard c.power > 0, c.power < 1 else { throw .invalidInput("power must lie in (0, 1), got \(c.power)") }
+        guard c.sequentialTuning > 0, c.sequentialTuning.isFinite else {
+            throw .invalidInput("the sequential tuning N* must be positive, got \(c.sequentialTuning)")
+        }
+        guard c.bootstrapReplicates >= 1 else {
+            throw .invalidInput("the bootstrap needs at least 1 replicate, got \(c.bootstrapReplicates)")
+        }
+    }
+
+    /// An observed report: the rows, and the health checks on the randomized units.
+    static func observedReport(_ a: String, _ b: String, sessions: (Int, Int), units: (Int, Int), unit: AnalysisUnit,
+                               expectedSplit: [Double]?, correction: MultipleComparisonCorrection,
+                               configuration: StatsConfiguration,
+                               rows: (inout RowBuilder) -> [ExperimentRow]) throws(StatsError) -> ExperimentReport {
+        try validate(configuration)
+        let health = try HealthCheck(armCounts: [units.0, units.1], expectedFractions: expectedSplit,
+                                     configuration: configuration, unit: unit)
+        var builder = RowBuilder(configuration: configuration, unit: unit)
+        let built = rows(&builder)
+        return report(.observed, a, b, sessions: sessions, units: units, rows: built, builder: builder,
+                      correction: correction, health: health, expectedSplit: expectedSplit)
+    }
+
+    /// A paired report: the rows, and a warning when the units paired (sessions or users) are
+    /// below the minimum.
+    static func pairedReport(_ a: String, _ b: String, pairs: Int, units: Int, unit: AnalysisUnit,
+                             correction: MultipleComparisonCorrection, configuration: StatsConfiguration,
+                             rows: (inout RowBuilder) -> [ExperimentRow]) throws(StatsError) -> ExperimentReport {
+        try validate(configuration)
+        var builder = RowBuilder(configuration: configuration, unit: unit)
+        let built = rows(&builder)
+        let minimum = unit == .user ? configuration.minimumUsersPerArm : configuration.minimumSessionsPerArm
+        let health: [HealthWarning] = units >= minimum ? []
+            : [unit == .user ? .tooFewUsers(arm: 0, count: units, minimum: minimum) : .tooFewSessions(arm: 0, count: units, minimum: minimum)]
+        return report(.paired, a, b, sessions: (pairs, pairs), units: (units, units), rows: built, builder: builder,
+                      correction: correction, pairedHealth: health)
+    }
+
     static func normalised(_ fractions: [Double]) -> [Double] {
         let total = fractions.reduce(0, +)
         return fractions.map { $0 / total }
+    }
+
+    static func report(_ mode: ExperimentReport.Mode, _ a: String, _ b: String, sessions: (Int, Int), units: (Int, Int),
+                       rows: [ExperimentRow], builder: RowBuilder, correction: MultipleComparisonCorrection,
+                       health: HealthCheck? = nil, expectedSplit: [Double]? = nil,
+                       pairedHealth: [HealthWarning] = []) -> ExperimentReport {
+        let total = Double(units.0 + units.1)
+        let split = health?.sampleRatioMismatch.map { srm in srm.expected.map { $0 / total } }
+            ?? normalised(expectedSplit ?? [1, 1])
+        var report = ExperimentReport(
+            mode: mode, controlName: a, treatmentName: b, controlSessions: sessions.0, treatmentSessions: sessions.1,
+            rows: rows, correction: correction, configuration: builder.configuration,
+            sampleRatio: health?.sampleRatioMismatch, expectedSplit: split, warnings: [],
+            unit: builder.unit, controlUnits: units.0, treatmentUnits: units.1, bootstrap: builder.bootstrap)
+        finish(&report, health: health?.warnings ?? pairedHealth)
+        return report
     }
 
     /// Adjusts the p-values across the rows, decides the verdicts, and collects the warnings.
@@ -172,27 +318,44 @@ public enum Experiment {
             let adjusted = report.correction.adjust(raw)
             for i in report.rows.indices where !adjusted[i].isNaN { report.rows[i].adjustedPValue = adjusted[i] }
         }
-        let armCounts = [report.controlSessions, report.treatmentSessions]
+        let armCounts = [report.controlUnits, report.treatmentUnits]
+        let minimum = report.unit == .user ? c.minimumUsersPerArm : c.minimumSessionsPerArm
         for i in report.rows.indices {
             let row = report.rows[i]
             guard !row.difference.isNaN else { report.rows[i].verdict = .tooFewData; continue }
-            report.rows[i].verdict = Verdict(direction: row.metric.direction, difference: row.difference,
-                                             pValue: row.decisionPValue, interval: row.differenceInterval,
-                                             armCounts: armCounts, configuration: c)
+            switch row.evidence {
+            case .differenceTest, .intervalOnly:
+                // The side of an interval that excludes 0 is the direction (a bootstrap interval
+                // need not be centred on the estimate); otherwise the estimate's sign.
+                let signal = row.differenceInterval.map { $0.excludes(0) ? ($0.lower > 0 ? 1 : -1) : row.difference }
+                    ?? row.difference
+                report.rows[i].verdict = Verdict(direction: row.metric.direction, difference: signal,
+                                                 pValue: row.decisionPValue, interval: row.differenceInterval,
+                                                 armCounts: armCounts, minimum: minimum, alpha: c.alpha)
+            case .distributionShift(let shift):
+                report.rows[i].verdict = Verdict(direction: row.metric.direction, difference: shift,
+                                                 pValue: row.decisionPValue, interval: nil,
+                                                 armCounts: armCounts, minimum: minimum, alpha: c.alpha)
+            }
         }
         let a = report.controlName, b = report.treatmentName
+        let units = report.unit == .user ? "users" : "sessions"
         for w in health {
             switch w {
             case let .sampleRatioMismatch(chiSquared, pValue):
                 let percent = report.expectedSplit.map { String(Int(($0 * 100).rounded())) }.joined(separator: "/")
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
-                    "sample ratio mismatch: \(a) has \(report.controlSessions) sessions and \(b) \(report.treatmentSessions), "
+                    "sample ratio mismatch: \(a) has \(report.controlUnits) \(units) and \(b) \(report.treatmentUnits), "
                     + "against an intended \(percent) split (χ² = \(short(chiSquared)), p = \(short(pValue)) < \(short(c.sampleRatioMismatchThreshold))); "
                     + "the arms were not assigned as intended, so no result below can be trusted"))
             case let .tooFewSessions(arm, count, minimum):
                 let what = report.mode == .paired ? "only \(count) sessions could be paired" : "\(arm == 0 ? a : b) has only \(count) sessions"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
                     "too few sessions: \(what), fewer than \(minimum); no verdict is given"))
+            case let .tooFewUsers(arm, count, minimum):
+                let what = report.mode == .paired ? "only \(count) users have paired sessions" : "\(arm == 0 ? a : b) has only \(count) users"
+                report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
+                    "too few users: \(what), fewer than \(minimum); no verdict is given (--unit session analyses sessions instead)"))
             case .suspiciousLift:
                 break
             }
@@ -213,134 +376,5 @@ public enum Experiment {
         var buffer = [CChar](repeating: 0, count: 48)
         let written = withVaList([x]) { vsnprintf(&buffer, buffer.count, "%.4g", $0) }
         return String(decoding: buffer.prefix(max(0, Int(written))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// A row for a metric that could not be computed; the verdict is "too few data".
-    static func unavailable(_ metric: ExperimentMetric, _ error: StatsError, counts: (Int, Int)) -> ExperimentRow {
-        let reason: String
-        switch error {
-        case let .tooFewObservations(needed, got): reason = "needs at least \(needed) values per arm, has \(got)"
-        case let .invalidInput(message): reason = message
-        }
-        return ExperimentRow(metric: metric, control: .nan, treatment: .nan, difference: .nan,
-                             test: "not computed: \(reason)", verdict: .tooFewData,
-                             controlCount: counts.0, treatmentCount: counts.1)
-    }
-
-    // MARK: Observed rows
-
-    static func observedRow(_ metric: ExperimentMetric, _ a: ObservedArm, _ b: ObservedArm,
-                            _ c: StatsConfiguration) -> ExperimentRow {
-        switch metric.kind {
-        case .rate(let event):
-            let pa = a.events.proportion(event), pb = b.events.proportion(event)
-            do {
-                let comparison = try ProportionComparison(control: pa, treatment: pb, configuration: c)
-                return ExperimentRow(
-                    metric: metric, control: pa.estimate, controlInterval: comparison.difference.control.interval,
-                    treatment: pb.estimate, treatmentInterval: comparison.difference.treatment.interval,
-                    difference: comparison.difference.difference, differenceInterval: comparison.difference.interval,
-                    relativeDifference: comparison.relativeDifference?.estimate,
-                    relativeInterval: comparison.relativeDifference?.interval,
-                    pValue: comparison.pValue,
-                    test: comparison.test.rawValue + "; Newcombe interval",
-                    verdict: .noDetectableDifference, controlCount: pa.trials, treatmentCount: pb.trials)
-            } catch {
-                return unavailable(metric, error, counts: (pa.trials, pb.trials))
-            }
-        case .mean(let kind):
-            let sa = a.latency(kind).summary, sb = b.latency(kind).summary
-            do {
-                let m = try MeanComparison(control: sa, treatment: sb, configuration: c)
-                return ExperimentRow(
-                    metric: metric, control: sa.mean, treatment: sb.mean,
-                    difference: m.welch.difference, differenceInterval: m.welch.interval,
-                    relativeDifference: m.relativeDifference?.estimate, relativeInterval: m.relativeDifference?.interval,
-                    pValue: m.welch.pValue, test: "Welch's t-test",
-                    verdict: .noDetectableDifference, controlCount: sa.count, treatmentCount: sb.count)
-            } catch {
-                return unavailable(metric, error, counts: (sa.count, sb.count))
-            }
-        case let .percentile(kind, probability):
-            let va = a.latency(kind).values, vb = b.latency(kind).values
-            return percentileRow(metric, probability, va, vb, c, paired: false)
-        }
-    }
-
-    /// A p50 or p90 row; `paired` switches the p50 row's test to the signed-rank family.
-    static func percentileRow(_ metric: ExperimentMetric, _ probability: Double, _ va: [Double], _ vb: [Double],
-                              _ c: StatsConfiguration, paired: Bool) -> ExperimentRow {
-        do {
-            let p = try PercentileDifference(probability, control: va, treatment: vb, alpha: c.alpha)
-            let relative = p.control.estimate != 0 ? (p.treatment.estimate - p.control.estimate) / abs(p.control.estimate) : nil
-            var row = ExperimentRow(
-                metric: metric, control: p.control.estimate, controlInterval: p.control.interval,
-                treatment: p.treatment.estimate, treatmentInterval: p.treatment.interval,
-                difference: p.difference, differenceInterval: p.interval, relativeDifference: relative,
-                pValue: nil, test: "order-statistic intervals (Bonferroni); no test",
-                verdict: .noDetectableDifference, controlCount: va.count, treatmentCount: vb.count)
-            if probability == 0.5 {
-                if paired {
-                    let shift = try HodgesLehmannPairedShift(control: va, treatment: vb, alpha: c.alpha)
-                    let test = try WilcoxonSignedRankTest(control: va, treatment: vb)
-                    row.difference = shift.estimate
-                    row.differenceInterval = shift.interval
-                    row.pValue = test.pValue
-                    row.test = "Wilcoxon signed-rank (\(test.method.rawValue)); Hodges–Lehmann paired shift"
-                } else {
-                    let shift = try HodgesLehmannShift(control: va, treatment: vb, alpha: c.alpha)
-                    let test = try MannWhitneyUTest(control: va, treatment: vb)
-                    row.difference = shift.estimate
-                    row.differenceInterval = shift.interval
-                    row.pValue = test.pValue
-                    row.test = "Mann–Whitney U (\(test.method.rawValue)); Hodges–Lehmann shift"
-                }
-            }
-            return row
-        } catch {
-            return unavailable(metric, error, counts: (va.count, vb.count))
-        }
-    }
-
-    // MARK: Paired rows
-
-    static func pairedRow(_ metric: ExperimentMetric, _ arms: PairedArms, _ c: StatsConfiguration) -> ExperimentRow {
-        switch metric.kind {
-        case .rate(let event):
-            let t = arms.events[event] ?? PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
-            do {
-                let d = try PairedProportionDifference(t, alpha: c.alpha)
-                let test = try McNemarTest(a: t.both, b: t.controlOnly, c: t.treatmentOnly, d: t.neither)
-                let relative = try d.relativeDifference(alpha: c.alpha)
-                let na = t.both + t.controlOnly, nb = t.both + t.treatmentOnly
-                return ExperimentRow(
-                    metric: metric, control: d.control,
-                    controlInterval: try WilsonInterval(Proportion(successes: na, trials: t.pairs), alpha: c.alpha).interval,
-                    treatment: d.treatment,
-                    treatmentInterval: try WilsonInterval(Proportion(successes: nb, trials: t.pairs), alpha: c.alpha).interval,
-                    difference: d.difference, differenceInterval: d.interval,
-                    relativeDifference: relative?.estimate, relativeInterval: relative?.interval,
-                    pValue: test.pValue, test: "McNemar (\(test.method.rawValue)); Wald interval for paired proportions",
-                    verdict: .noDetectableDifference, controlCount: t.pairs, treatmentCount: t.pairs, pairedCounts: t)
-            } catch {
-                return unavailable(metric, error, counts: (t.pairs, t.pairs))
-            }
-        case .mean(let kind):
-            let l = arms.latency(kind)
-            do {
-                let t = try PairedTTest(control: l.control, treatment: l.treatment, alpha: c.alpha)
-                return ExperimentRow(
-                    metric: metric, control: t.controlMean, treatment: t.treatmentMean,
-                    difference: t.meanDifference, differenceInterval: t.interval,
-                    relativeDifference: t.relativeDifference?.estimate, relativeInterval: t.relativeDifference?.interval,
-                    pValue: t.pValue, test: "paired t-test",
-                    verdict: .noDetectableDifference, controlCount: l.control.count, treatmentCount: l.treatment.count)
-            } catch {
-                return unavailable(metric, error, counts: (l.control.count, l.treatment.count))
-            }
-        case let .percentile(kind, probability):
-            let l = arms.latency(kind)
-            return percentileRow(metric, probability, l.control, l.treatment, c, paired: true)
-        }
     }
 }

@@ -24,25 +24,56 @@ public struct StatsConfiguration: Sendable, Hashable {
     /// Proportions fall back from the z-test to Fisher's exact test when any cell of the 2×2 table
     /// is below this count. Default 5 (Cochran's rule of thumb).
     public var minimumCellCountForZTest: Int
+    /// Below this many users in any arm, a comparison by user reports "too few data". Default 100:
+    /// the delta method and the bootstrap are large-sample approximations over users.
+    public var minimumUsersPerArm: Int
+    /// The power at which the minimum detectable effect is given. Default 0.8 (80 %).
+    public var power: Double
+    /// Whether intervals and p-values are always valid under continuous monitoring (confidence
+    /// sequences, `--sequential`) instead of valid for one look at a fixed horizon. Default false.
+    public var sequential: Bool
+    /// N*, the units at which the confidence sequence is tightest (`--tuning`). Default 5000, as gbstats.
+    public var sequentialTuning: Double
+    /// The effect to plan for (`--mde`): each row then gives the units per arm needed to detect it.
+    public var plannedEffect: EffectSize?
+    /// Resamples of the percentile bootstrap. Default 2000.
+    public var bootstrapReplicates: Int
+    /// The bootstrap's seed, reported with the results. Default `ClusterBootstrapQuantiles.defaultSeed`.
+    public var bootstrapSeed: UInt64
 
     public static let defaultAlpha = 0.05
     public static let defaultSampleRatioMismatchThreshold = 0.001
     public static let defaultMinimumSessionsPerArm = 100
     public static let defaultSuspiciousRelativeLift = 0.5
     public static let defaultMinimumCellCountForZTest = 5
+    public static let defaultMinimumUsersPerArm = 100
 
     public init(
         alpha: Double = defaultAlpha,
         sampleRatioMismatchThreshold: Double = defaultSampleRatioMismatchThreshold,
         minimumSessionsPerArm: Int = defaultMinimumSessionsPerArm,
         suspiciousRelativeLift: Double = defaultSuspiciousRelativeLift,
-        minimumCellCountForZTest: Int = defaultMinimumCellCountForZTest
+        minimumCellCountForZTest: Int = defaultMinimumCellCountForZTest,
+        minimumUsersPerArm: Int = defaultMinimumUsersPerArm,
+        power: Double = PowerAnalysis.defaultPower,
+        sequential: Bool = false,
+        sequentialTuning: Double = ConfidenceSequence.defaultTuning,
+        plannedEffect: EffectSize? = nil,
+        bootstrapReplicates: Int = ClusterBootstrapQuantiles.defaultReplicates,
+        bootstrapSeed: UInt64 = ClusterBootstrapQuantiles.defaultSeed
     ) {
         self.alpha = alpha
         self.sampleRatioMismatchThreshold = sampleRatioMismatchThreshold
         self.minimumSessionsPerArm = minimumSessionsPerArm
         self.suspiciousRelativeLift = suspiciousRelativeLift
         self.minimumCellCountForZTest = minimumCellCountForZTest
+        self.minimumUsersPerArm = minimumUsersPerArm
+        self.power = power
+        self.sequential = sequential
+        self.sequentialTuning = sequentialTuning
+        self.plannedEffect = plannedEffect
+        self.bootstrapReplicates = bootstrapReplicates
+        self.bootstrapSeed = bootstrapSeed
     }
 }
 

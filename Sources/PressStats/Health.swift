@@ -1,15 +1,15 @@
 // Health checks that come before any verdict: is the split between arms what was intended
 // (sample ratio mismatch), are there enough sessions, is a lift too large to be believed.
 
-/// Pearson's χ² goodness-of-fit test of the arms' session counts against the intended split
+/// Pearson's χ² goodness-of-fit test of the arms' unit counts (sessions or users) against the intended split
 /// (sample ratio mismatch; Fabijan et al., "Diagnosing Sample Ratio Mismatch in Online Controlled
 /// Experiments", KDD 2019):
 ///   χ² = Σ (Oᵢ − Eᵢ)²/Eᵢ,  Eᵢ = N πᵢ,  k − 1 degrees of freedom.
 /// A mismatch is flagged when p < the threshold (default 0.001, as gbstats).
 public struct SampleRatioMismatchTest: Sendable, Hashable {
-    /// Oᵢ, the observed sessions per arm.
+    /// Oᵢ, the observed units per arm (sessions, or users when users were randomized).
     public let observed: [Int]
-    /// Eᵢ = N πᵢ, the expected sessions per arm.
+    /// Eᵢ = N πᵢ, the expected units per arm.
     public let expected: [Double]
     /// χ².
     public let chiSquared: Double
@@ -23,7 +23,7 @@ public struct SampleRatioMismatchTest: Sendable, Hashable {
     public let threshold: Double
 
     /// - Parameters:
-    ///   - counts: sessions per arm (at least two arms).
+    ///   - counts: units per arm (at least two arms): the units that were randomized.
     ///   - expectedFractions: the intended split πᵢ, normalised to sum 1; nil for an equal split.
     ///   - threshold: flag when p < this (default 0.001).
     /// - Throws: `StatsError.invalidInput` for fewer than two arms, mismatched lengths, negative
@@ -63,6 +63,8 @@ public enum HealthWarning: Sendable, Hashable {
     case sampleRatioMismatch(chiSquared: Double, pValue: Double)
     /// An arm has fewer sessions than the minimum (arm index into the counts given).
     case tooFewSessions(arm: Int, count: Int, minimum: Int)
+    /// An arm has fewer users than the minimum, when the analysis is by user.
+    case tooFewUsers(arm: Int, count: Int, minimum: Int)
     /// A relative difference at or above the suspicious threshold (as a fraction: 0.6 = 60 %).
     case suspiciousLift(relativeDifference: Double, threshold: Double)
 
@@ -73,6 +75,8 @@ public enum HealthWarning: Sendable, Hashable {
             return "sample ratio mismatch: arm counts differ from the intended split (χ² = \(chiSquared), p = \(pValue)); results are not trustworthy"
         case let .tooFewSessions(arm, count, minimum):
             return "too few sessions in arm \(arm): \(count) < \(minimum); no verdict"
+        case let .tooFewUsers(arm, count, minimum):
+            return "too few users in arm \(arm): \(count) < \(minimum); no verdict"
         case let .suspiciousLift(relativeDifference, threshold):
             return "suspicious lift of \(relativeDifference * 100) % (≥ \(threshold * 100) %): check for a bug or a broken arm"
         }
@@ -83,19 +87,27 @@ public enum HealthWarning: Sendable, Hashable {
 public struct HealthCheck: Sendable, Hashable {
     /// The sample ratio test (nil when every arm is empty).
     public let sampleRatioMismatch: SampleRatioMismatchTest?
-    /// Warnings, in the order: sample ratio mismatch, then too few sessions per arm.
+    /// Warnings, in the order: sample ratio mismatch, then too few sessions (or users) per arm.
     public let warnings: [HealthWarning]
 
-    /// Whether some arm has fewer than the minimum sessions (then no verdict should be given).
+    /// Whether some arm has fewer than the minimum sessions or users (then no verdict should be given).
     public var hasTooFewSessions: Bool {
-        warnings.contains { if case .tooFewSessions = $0 { return true } else { return false } }
+        warnings.contains {
+            switch $0 {
+            case .tooFewSessions, .tooFewUsers: true
+            default: false
+            }
+        }
     }
 
     /// - Parameters:
-    ///   - armCounts: sessions per arm (at least two).
+    ///   - armCounts: units per arm (at least two): sessions, or users when `unit` is `.user` —
+    ///     randomization assigns users, so the split is checked on users.
     ///   - expectedFractions: the intended split; nil for equal.
+    ///   - unit: which minimum applies (`minimumSessionsPerArm` or `minimumUsersPerArm`).
     /// - Throws: as `SampleRatioMismatchTest`, except that all-empty arms give no test.
-    public init(armCounts: [Int], expectedFractions: [Double]? = nil, configuration: StatsConfiguration = StatsConfiguration()) throws(StatsError) {
+    public init(armCounts: [Int], expectedFractions: [Double]? = nil, configuration: StatsConfiguration = StatsConfiguration(),
+                unit: AnalysisUnit = .session) throws(StatsError) {
         var warnings: [HealthWarning] = []
         if armCounts.reduce(0, +) > 0 {
             let srm = try SampleRatioMismatchTest(
@@ -106,8 +118,10 @@ public struct HealthCheck: Sendable, Hashable {
         } else {
             self.sampleRatioMismatch = nil
         }
-        for (arm, count) in armCounts.enumerated() where count < configuration.minimumSessionsPerArm {
-            warnings.append(.tooFewSessions(arm: arm, count: count, minimum: configuration.minimumSessionsPerArm))
+        let minimum = unit == .user ? configuration.minimumUsersPerArm : configuration.minimumSessionsPerArm
+        for (arm, count) in armCounts.enumerated() where count < minimum {
+            warnings.append(unit == .user ? .tooFewUsers(arm: arm, count: count, minimum: minimum)
+                                          : .tooFewSessions(arm: arm, count: count, minimum: minimum))
         }
         self.warnings = warnings
     }

@@ -228,23 +228,16 @@ public struct HodgesLehmannPairedShift: Sendable, Hashable {
         self.count = n
         self.estimate = medianBySelection(total: walshCount, select: select)
         let tieTerm = midRanks(d.map { abs($0) }).tieTerm
-        let k: Int
-        if tieTerm == 0, !d.contains(0), n < WilcoxonSignedRankTest.exactSampleSizeLimit {
-            k = SignedRankDistribution(n: n).quantile(alpha / 2)
-            self.method = .exact
-        } else {
-            let nn = Double(n)
-            let variance = nn * (nn + 1) * (2 * nn + 1) / 24 - tieTerm / 48
-            let c = Double(walshCount) / 2 - normalCriticalValue(alpha: alpha) * max(0, variance).squareRoot() + 0.5
-            k = Int(max(c, 0).rounded(.down))
-            self.method = .normalApproximation
-        }
-        self.rank = k
-        if k < 1 {
-            self.interval = ConfidenceInterval(lower: -.infinity, upper: .infinity, level: 1 - alpha)
-        } else {
-            self.interval = ConfidenceInterval(lower: select(k), upper: select(walshCount - k + 1), level: 1 - alpha)
-        }
+        let exact = tieTerm == 0 && !d.contains(0) && n < WilcoxonSignedRankTest.exactSampleSizeLimit
+        let nn = Double(n)
+        let bounds = RankShiftInterval(
+            estimates: walshCount, alpha: alpha,
+            exactRank: exact ? { SignedRankDistribution(n: n).quantile(alpha / 2) } : nil,
+            varianceOfStatistic: nn * (nn + 1) * (2 * nn + 1) / 24 - tieTerm / 48,
+            select: select)
+        self.rank = bounds.rank
+        self.method = bounds.method
+        self.interval = bounds.interval
     }
 
     /// The estimate on pairs (a[i], b[i]), differences b − a.

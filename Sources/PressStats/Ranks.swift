@@ -37,8 +37,8 @@ func midRanks(_ values: [Double]) -> (ranks: [Double], tieTerm: Double) {
 }
 
 func requireFinite(_ values: [Double], _ name: String) throws(StatsError) {
-    if let bad = values.first(where: { !$0.isFinite }) {
-        throw .invalidInput("\(name) contains a non-finite value (\(bad))")
+    for i in values.indices where !values[i].isFinite {
+        throw .invalidInput("\(name) contains a non-finite value (\(values[i]))")
     }
 }
 
@@ -271,23 +271,48 @@ public struct HodgesLehmannShift: Sendable, Hashable {
         let select = { (k: Int) in kthSmallestDifference(k, sortedControl: a, sortedTreatment: b) }
         self.estimate = medianBySelection(total: pairs, select: select)
         let tieTerm = midRanks(a + b).tieTerm
+        let exact = tieTerm == 0 && a.count < MannWhitneyUTest.exactSampleSizeLimit
+            && b.count < MannWhitneyUTest.exactSampleSizeLimit
+        let total = Double(a.count + b.count)
+        let bounds = RankShiftInterval(
+            estimates: pairs, alpha: alpha,
+            exactRank: exact ? { MannWhitneyDistribution(m: a.count, n: b.count).quantile(alpha / 2) } : nil,
+            varianceOfStatistic: Double(pairs) / 12 * ((total + 1) - tieTerm / (total * (total - 1))),
+            select: select)
+        self.rank = bounds.rank
+        self.method = bounds.method
+        self.interval = bounds.interval
+    }
+}
+
+/// The distribution-free interval for a shift from the M sorted elementary estimates — the n_A n_B
+/// differences b − a (Moses' interval for the Hodges–Lehmann shift) or the n(n + 1)/2 Walsh
+/// averages (Tukey's interval for the paired estimate): [E₍ₖ₎, E₍ₘ₋ₖ₊₁₎] (Hollander & Wolfe,
+/// Nonparametric Statistical Methods, §3.3 and §4.3). k is the α/2 quantile of the rank statistic's
+/// exact null distribution (U or V) when one is given, else the normal approximation with
+/// continuity correction, k = ⌊M/2 − z_{1−α/2} σ + ½⌋ with σ² the statistic's (tie-corrected) null
+/// variance; E[U] = E[V] = M/2. When k < 1 the data cannot bound the shift and the interval is
+/// (−∞, +∞).
+struct RankShiftInterval {
+    let rank: Int
+    let method: RankMethod
+    let interval: ConfidenceInterval
+
+    init(estimates total: Int, alpha: Double, exactRank: (() -> Int)?, varianceOfStatistic: Double,
+         select: (Int) -> Double) {
         let k: Int
-        if tieTerm == 0, a.count < MannWhitneyUTest.exactSampleSizeLimit, b.count < MannWhitneyUTest.exactSampleSizeLimit {
-            k = MannWhitneyDistribution(m: a.count, n: b.count).quantile(alpha / 2)
+        if let exactRank {
+            k = exactRank()
             self.method = .exact
         } else {
-            let total = Double(a.count + b.count)
-            let varianceOfU = Double(pairs) / 12 * ((total + 1) - tieTerm / (total * (total - 1)))
-            let c = Double(pairs) / 2 - normalCriticalValue(alpha: alpha) * max(0, varianceOfU).squareRoot() + 0.5
+            let c = Double(total) / 2 - normalCriticalValue(alpha: alpha) * max(0, varianceOfStatistic).squareRoot() + 0.5
             k = Int(max(c, 0).rounded(.down))
             self.method = .normalApproximation
         }
         self.rank = k
-        if k < 1 {
-            self.interval = ConfidenceInterval(lower: -.infinity, upper: .infinity, level: 1 - alpha)
-        } else {
-            self.interval = ConfidenceInterval(lower: select(k), upper: select(pairs - k + 1), level: 1 - alpha)
-        }
+        self.interval = k < 1
+            ? ConfidenceInterval(lower: -.infinity, upper: .infinity, level: 1 - alpha)
+            : ConfidenceInterval(lower: select(k), upper: select(total - k + 1), level: 1 - alpha)
     }
 }
 

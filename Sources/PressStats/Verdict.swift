@@ -13,7 +13,8 @@ public enum Verdict: String, Sendable, Hashable {
     case better
     case worse
     case noDetectableDifference = "no detectable difference"
-    /// Some arm has fewer sessions than `StatsConfiguration.minimumSessionsPerArm`.
+    /// Some arm has fewer sessions than `StatsConfiguration.minimumSessionsPerArm` (users than
+    /// `minimumUsersPerArm`, by user), or the metric could not be computed.
     case tooFewData = "too few data"
 
     /// Decides a verdict.
@@ -30,11 +31,19 @@ public enum Verdict: String, Sendable, Hashable {
         pValue: Double? = nil, interval: ConfidenceInterval? = nil,
         armCounts: [Int], configuration: StatsConfiguration = StatsConfiguration()
     ) {
-        if armCounts.isEmpty || armCounts.contains(where: { $0 < configuration.minimumSessionsPerArm }) {
+        self.init(direction: direction, difference: difference, pValue: pValue, interval: interval, armCounts: armCounts,
+                  minimum: configuration.minimumSessionsPerArm, alpha: configuration.alpha)
+    }
+
+    /// The same rule with the minimum count per arm given (`minimumUsersPerArm` when the arm
+    /// counts are users).
+    public init(direction: MetricDirection, difference: Double, pValue: Double?, interval: ConfidenceInterval?,
+                armCounts: [Int], minimum: Int, alpha: Double) {
+        if armCounts.isEmpty || armCounts.contains(where: { $0 < minimum }) {
             self = .tooFewData
             return
         }
-        let bySignificance = pValue.map { $0 < configuration.alpha }
+        let bySignificance = pValue.map { $0 < alpha }
         let byInterval = interval.map { $0.excludes(0) }
         let detectable = (bySignificance ?? true) && (byInterval ?? true) && (pValue != nil || interval != nil)
         guard detectable, difference != 0, !difference.isNaN else {

@@ -1,4 +1,5 @@
 // Rank statistics against hand counts, brute-force enumeration and scipy 1.17.1.
+import PressCore
 import Testing
 import PressCore
 @testable import PressStats
