@@ -3,9 +3,6 @@
 // replay). Prepared statements are made once per connection and reused.
 import PressCore
 import PressFormats
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where a record came from: the `sources` row of its input and its 1-based line.
 public struct Origin: Hashable, Sendable {
@@ -95,36 +92,7 @@ public final class Store {
 
     public init(database: Database) {
         db = database
-        _ = Store.allocatorTuned
     }
-
-    /// glibc's malloc gives memory back to the system (`brk`) whenever the free space at the top
-    /// of the heap exceeds its trim threshold (128 KiB by default, adjusted as it goes). SQLite
-    /// opens a small temporary B-tree for each `CHECK (x IN (…))` constraint of every row it
-    /// inserts (`sessions.end_phase`, `sessions.scroll_axis`, `results.outcome`, …) and frees it
-    /// at the end of the statement; when those blocks sit at the top of the heap, every row costs
-    /// a pair of `brk` calls and fresh zeroed pages. Measured on `pressdb replay --as` of 100,000
-    /// sessions: 200,000 `brk` calls, 3.5 s of 5.3 s in the kernel; the time varied 1.3–5.9 s with
-    /// nothing but the environment's size (the heap's layout) changing. A fixed 64 MiB threshold
-    /// keeps the freed blocks for reuse; peak memory is unchanged (only freed memory is kept).
-    /// Process-wide, set once, by the first `Store`.
-    /// (`mallopt` is looked up with `dlsym` because Swift's Glibc module does not import
-    /// `<malloc.h>`; elsewhere, or when it is missing, nothing is changed.)
-    static let allocatorTuned: Bool = {
-        #if canImport(Glibc)
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return false }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        return mallopt(Store.mallocTrimThresholdParameter, Store.trimThresholdBytes) == 1
-        #else
-        return false
-        #endif
-    }()
-
-    /// glibc's `M_TRIM_THRESHOLD` parameter number (`<malloc.h>`: `#define M_TRIM_THRESHOLD -1`).
-    static let mallocTrimThresholdParameter: Int32 = -1
-    /// The trim threshold `allocatorTuned` sets: 64 MiB.
-    static let trimThresholdBytes: Int32 = 64 << 20
 
     /// Opens (creating and migrating) the database at `path` for writing.
     public static func open(path: String) throws -> Store { Store(database: try Schema.open(path: path)) }
