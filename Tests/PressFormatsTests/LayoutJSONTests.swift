@@ -78,7 +78,8 @@ import PressCore
     // The reader applies the layout at each contact's touch-down: in the two-finger recording the
     // first finger lands at raw (539, 167), the second at (222, 306) (EvemuRecordingTests); with
     // 1 px per pt and px = raw, a control at (500, 150, 50, 20) holds only the first.
-    @Test func readerHitTestsEachTouchDown() throws {
+    @Test(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
+    func readerHitTestsEachTouchDown() throws {
         let file = "evemu/Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events"
         let layout = Layout(controls: [LayoutControl(id: "send", frame: Rect(x: 500, y: 150, width: 50, height: 20))])
         let options = DeviceLogOptions(layout: layout, attributes: SessionAttributes(config: "spring-press", container: Container.none))
