@@ -179,26 +179,6 @@ public enum ContainerJSON {
     }
 }
 
-/// The JSON text pressdb writes: strings escaped per RFC 8259, objects with sorted keys.
-public enum JSONText {
-    /// A JSON string literal, escaped as PressCore's canonical JSON escapes it (`"`, `\\` and
-    /// control characters).
-    public static func string(_ s: String) -> String { CanonicalJSON.string(s).text }
-
-    /// A finite number in the shortest text that reads back as the same Double (integers
-    /// without a fraction).
-    public static func number(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e15, !(d == 0 && d.sign == .minus) { return String(Int64(d)) }
-        return "\(d)"
-    }
-
-    /// An object from (key, JSON value text) pairs, keys sorted by their UTF-8 bytes.
-    public static func object(_ pairs: [(String, String)]) -> String {
-        let sorted = pairs.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
-        return "{" + sorted.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-    }
-}
-
 // MARK: - Merging a session's attributes
 
 extension SessionAttributes: SessionMergeable {

@@ -160,31 +160,8 @@ public struct TouchLogWriter: Sendable {
         s.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
-    /// A JSON string (RFC 8259 §7): quotes, backslash and control characters escaped.
-    mutating func jsonString(_ s: String) {
-        byte(0x22)
-        var s = s
-        s.withUTF8 { bytes in
-            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                buffer.append(contentsOf: bytes)
-                return
-            }
-            for b in bytes {
-                switch b {
-                case 0x22: buffer.append(0x5C); buffer.append(0x22)
-                case 0x5C: buffer.append(0x5C); buffer.append(0x5C)
-                case 0x0A: buffer.append(0x5C); buffer.append(0x6E)
-                case 0x0D: buffer.append(0x5C); buffer.append(0x72)
-                case 0x09: buffer.append(0x5C); buffer.append(0x74)
-                case ..<0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
-                default: buffer.append(b)
-                }
-            }
-        }
-        byte(0x22)
-    }
+    /// A JSON string (`JSONText.appendString`).
+    @inline(__always) mutating func jsonString(_ s: String) { JSONText.appendString(s, to: &buffer) }
 
     /// A CSV field (RFC 4180 §2): quoted, with quotes doubled, when it holds a comma, a quote, CR or LF.
     mutating func csvField(_ s: String) {
@@ -204,22 +181,7 @@ public struct TouchLogWriter: Sendable {
     }
 
     /// A whole number in decimal.
-    mutating func integer(_ n: Int) {
-        if n < 0 { byte(0x2D) }
-        var m = n.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[count] = 0x30 + UInt8(m % 10)
-                m /= 10
-                count += 1
-            } while m > 0
-            for i in stride(from: count - 1, through: 0, by: -1) { buffer.append(d[i]) }
-        }
-    }
+    @inline(__always) mutating func integer(_ n: Int) { JSONText.appendInteger(Int64(n), to: &buffer) }
 
     /// `value` / 10^`decimals` as a decimal with trailing zeros dropped but at least one decimal
     /// (12034000, 6 → `12.034`; 40200, 2 → `402.0`), the text Swift's `description` gives the
@@ -243,12 +205,8 @@ public struct TouchLogWriter: Sendable {
         integer(fraction)
     }
 
-    /// A Double as Swift's `description`: the shortest text that reads back as the same value
-    /// (JSON-valid for finite values). Whole numbers up to 2⁵³ print without a fraction.
-    mutating func double(_ d: Double) {
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { integer(Int(d)); return }
-        raw(d.description)
-    }
+    /// A Double in its shortest round-trip text (`JSONText.appendNumber`; negative zero as `-0`).
+    @inline(__always) mutating func double(_ d: Double) { JSONText.appendNumber(d, to: &buffer) }
 
     /// The frame's four numbers (whole points print without a fraction).
     mutating func frameNumbers(_ f: Rect, separator: UInt8) {
