@@ -147,7 +147,7 @@ public struct PairingSummary: Sendable {
 public final class PairedComparison {
     /// Session columns `--where` may name in paired mode (`config` is the session's own
     /// configuration; outcomes differ between the two replays, so `outcome` is not a filter).
-    public static let filterKeys = ["config", "variant", "control", "screen", "app_version", "user", "device"]
+    public static let filterKeys = SessionAttribute.reportFilters.map(\.key)
 
     public let store: Store
     public let replayer: Replayer

@@ -29,10 +29,10 @@ public struct ReportDefinition: Sendable, Hashable {
 
 /// What the command line asks a report to look at. Every value is bound as a parameter.
 public struct ReportFilter: Sendable, Hashable {
-    /// Grouping column: config, variant, control, screen or app_version.
+    /// Grouping column: one of `groupings` (config, variant, control, screen or app_version).
     public var by: String = "config"
-    /// Equality filters on session_results columns (config, variant, control, screen,
-    /// app_version, user, device, outcome).
+    /// Equality filters on session_results columns: keys from `filterKeys` (config, variant,
+    /// control, screen, app_version, user, device, outcome).
     public var equals: [String: String] = [:]
     /// Touch-down time bounds, in the log's seconds.
     public var since: Double?
@@ -42,8 +42,10 @@ public struct ReportFilter: Sendable, Hashable {
     public var replayedAs: String?
     public init() {}
 
-    public static let groupings = ["config", "variant", "control", "screen", "app_version"]
-    public static let filterKeys = ["config", "variant", "control", "screen", "app_version", "user", "device", "outcome"]
+    /// The `--by` keys: the attributes the field table makes report groupings.
+    public static let groupings = SessionAttribute.reportGroupings.map(\.key)
+    /// The `--where` keys: the attributes the field table makes report filters, and `outcome`.
+    public static let filterKeys = SessionAttribute.reportFilters.map(\.key) + ["outcome"]
 }
 
 /// Errors a report reports.
@@ -127,9 +129,7 @@ public final class ReportRunner {
         try db.execute("""
             CREATE TEMP VIEW report_input AS
             SELECT r.*,
-                   CASE \(p("by")) WHEN 'config' THEN r.config WHEN 'variant' THEN r.variant
-                        WHEN 'control' THEN r.control WHEN 'screen' THEN r.screen
-                        WHEN 'app_version' THEN r.app_version END AS grp,
+                   CASE \(p("by")) \(ReportFilter.groupings.map { "WHEN '\($0)' THEN r.\($0)" }.joined(separator: " ")) END AS grp,
                    CASE WHEN \(p("by")) = 'config' AND r.variant IS NOT r.config THEN r.variant END AS arm
             FROM main.session_results AS r
             JOIN temp.current_configs AS c ON c.name = r.config AND c.version = r.config_version

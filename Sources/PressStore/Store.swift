@@ -119,48 +119,66 @@ public final class Store {
         return s
     }
 
-    // MARK: Attribute columns (same order in sessions and pending)
+    // MARK: Attribute columns (the field table's, same names in sessions and pending)
 
-    static let attributeColumns = "config, variant, control, frame_x, frame_y, frame_w, frame_h, container, scroll_axis, "
-        + "user, device, app_version, screen, extra"
-    static let attributeCount: Int32 = 14
+    /// The attribute columns, in table order (`SessionAttribute.columns`), then `extra`.
+    static let attributeColumns = (SessionAttribute.columns + ["extra"]).joined(separator: ", ")
+    /// How many parameters `bindAttributes` binds (and columns `readAttributes` reads).
+    static let attributeCount = Int32(SessionAttribute.columns.count + 1)
 
-    /// Binds `a` to parameters `first`, `first + 1`, … in `attributeColumns` order. `variant`
-    /// is bound as `variant` (the caller decides the default).
+    /// Binds `a` to parameters `first`, `first + 1`, … in `attributeColumns` order, each value by
+    /// its kind (text as text, a frame as four reals, a container as `Container.storedText`, a
+    /// scroll axis as its raw value; NULL when not given). `variant` is bound as `variant` (the
+    /// caller decides the default).
     static func bindAttributes(_ s: Statement, _ first: Int32, _ a: SessionAttributes, variant: String?) {
-        s.bind(first, a.config)
-        s.bind(first + 1, variant)
-        s.bind(first + 2, a.control)
-        s.bind(first + 3, a.frame?.x)
-        s.bind(first + 4, a.frame?.y)
-        s.bind(first + 5, a.frame?.width)
-        s.bind(first + 6, a.frame?.height)
-        s.bind(first + 7, a.container.map(ContainerJSON.storedText))
-        s.bind(first + 8, a.scrollAxis?.rawValue)
-        s.bind(first + 9, a.user)
-        s.bind(first + 10, a.device)
-        s.bind(first + 11, a.appVersion)
-        s.bind(first + 12, a.screen)
-        s.bind(first + 13, a.extra)
+        var p = first
+        for attribute in SessionAttribute.ordered {
+            let value = attribute == .variant ? variant.map(AttributeValue.text) : a[value: attribute]
+            let kind = attribute.kind
+            switch kind {
+            case .text:
+                if case .text(let text)? = value { s.bind(p, text) } else { s.bindNull(p) }
+            case .frame:
+                if case .frame(let f)? = value {
+                    s.bind(p, f.x); s.bind(p + 1, f.y); s.bind(p + 2, f.width); s.bind(p + 3, f.height)
+                } else {
+                    for k in 0..<4 { s.bindNull(p + Int32(k)) }
+                }
+            case .container:
+                if case .container(let c)? = value { s.bind(p, c.storedText) } else { s.bindNull(p) }
+            case .scrollAxis:
+                if case .scrollAxis(let axis)? = value { s.bind(p, axis.rawValue) } else { s.bindNull(p) }
+            }
+            p += Int32(kind.columnCount)
+        }
+        s.bind(p, a.extra)
     }
 
     /// Reads attributes from columns `first`, … in `attributeColumns` order; `variant` as stored.
+    /// A value that does not read back (a frame with a NULL part, an unknown container or axis
+    /// text) is left unset.
     static func readAttributes(_ s: Statement, _ first: Int32) -> SessionAttributes {
-        var a = SessionAttributes()
-        a.config = s.optionalText(first)
-        a.variant = s.optionalText(first + 1)
-        a.control = s.optionalText(first + 2)
-        if let x = s.optionalDouble(first + 3), let y = s.optionalDouble(first + 4),
-           let w = s.optionalDouble(first + 5), let h = s.optionalDouble(first + 6) {
-            a.frame = Rect(x: x, y: y, width: w, height: h)
+        var values = [AttributeValue?](repeating: nil, count: SessionAttribute.ordered.count)
+        var p = first
+        for attribute in SessionAttribute.ordered {
+            let kind = attribute.kind
+            switch kind {
+            case .text:
+                values[attribute.rawValue] = s.optionalText(p).map(AttributeValue.text)
+            case .frame:
+                if let x = s.optionalDouble(p), let y = s.optionalDouble(p + 1),
+                   let w = s.optionalDouble(p + 2), let h = s.optionalDouble(p + 3) {
+                    values[attribute.rawValue] = .frame(Rect(x: x, y: y, width: w, height: h))
+                }
+            case .container:
+                values[attribute.rawValue] = s.optionalText(p).flatMap(ContainerJSON.fromStoredText).map(AttributeValue.container)
+            case .scrollAxis:
+                values[attribute.rawValue] = s.optionalText(p).flatMap(ScrollAxis.init(rawValue:)).map(AttributeValue.scrollAxis)
+            }
+            p += Int32(kind.columnCount)
         }
-        a.container = s.optionalText(first + 7).flatMap(ContainerJSON.fromStoredText)
-        a.scrollAxis = s.optionalText(first + 8).flatMap(ScrollAxis.init(rawValue:))
-        a.user = s.optionalText(first + 9)
-        a.device = s.optionalText(first + 10)
-        a.appVersion = s.optionalText(first + 11)
-        a.screen = s.optionalText(first + 12)
-        a.extra = s.optionalText(first + 13)
+        var a = SessionAttributes(values: values)
+        if let extra = s.optionalText(p) { a.setExtraFields(SessionAttributes.extraFields(ofStoredText: extra)) }
         return a
     }
 
@@ -225,11 +243,10 @@ public final class Store {
         let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
                                  source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), ingested_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
-                    coalesce(?26, \(Store.nowTimestamp)))
+            VALUES (\(Store.parameters(1...(11 + Store.attributeCount))), coalesce(?\(12 + Store.attributeCount), \(Store.nowTimestamp)))
             ON CONFLICT(session) DO NOTHING
             """)
-        st.bind(26, ingestedAt)
+        st.bind(12 + Store.attributeCount, ingestedAt)
         st.bind(1, s.id)
         st.bind(2, s.samples[0].t)
         st.bind(3, s.samples[s.samples.count - 1].t)
@@ -249,6 +266,9 @@ public final class Store {
         }
         return stored.blob == blob ? .duplicate(stored.id) : .conflict(stored.id)
     }
+
+    /// `?1, ?2, …` for the parameters `range`.
+    static func parameters(_ range: ClosedRange<Int32>) -> String { range.map { "?\($0)" }.joined(separator: ", ") }
 
     /// The schema's default for `ingested_at`: the current UTC time, e.g. `2026-11-29T17:06:01.250Z`.
     static let nowTimestamp = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -343,7 +363,7 @@ public final class Store {
         let s = try cached("""
             INSERT OR REPLACE INTO pending(session, sample_count, samples, source_id, first_line, last_source_id, last_line,
                                            \(Store.attributeColumns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            VALUES (\(Store.parameters(1...(7 + Store.attributeCount))))
             """)
         s.bind(1, p.id)
         s.bind(2, p.samples.count)

@@ -62,12 +62,12 @@ import PressCore
 
     @Test func hitGivesTheControlsAttributesMissKeepsTheDefaults() throws {
         let layout = try LayoutJSON.parse(Data(Self.file.utf8), file: "layout.json")
-        let defaults = SessionAttributes(config: "expand-delayed-click", container: .table, user: "u1")
+        let defaults = SessionAttributes(config: "expand-delayed-click", container: .table, text: [.user: "u1"])
         // (288, 164) is ok's bottom-right corner (200 + 88, 120 + 44): inside, and ok lies on card.
         let hit = layout.sessionAttributes(touchDown: Point(x: 288, y: 164), defaults: defaults)
         #expect(hit == SessionAttributes(config: "spring-press", control: "ok",
                                          frame: Rect(x: 200, y: 120, width: 88, height: 44),
-                                         container: .scroll, scrollAxis: .vertical, user: "u1"))
+                                         container: .scroll, scrollAxis: .vertical, text: [.user: "u1"]))
         // card gives no config: the default stays.
         let card = layout.sessionAttributes(touchDown: Point(x: 10, y: 10), defaults: defaults)
         #expect(card.control == "card" && card.config == "expand-delayed-click" && card.container == Container.none)

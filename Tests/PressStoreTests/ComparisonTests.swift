@@ -148,9 +148,9 @@ private func has(_ event: SessionEvent, _ r: ResultRow) -> Bool {
             var counts = [ArmEventCounts(sessions: 0, taps: 0, cancels: 0, scrollAborts: 0, falseActions: 0, unseenPresses: 0),
                           ArmEventCounts(sessions: 0, taps: 0, cancels: 0, scrollAborts: 0, falseActions: 0, unseenPresses: 0)]
             while let s = generator.next() {
-                let c = PressClassifier.classify(s.samples.map(\.touchSample), frame: s.frame,
-                                                 container: try #require(Container(named: s.container)),
-                                                 scrollAxis: s.scrollAxis ?? .vertical, configuration: .springPress)
+                let c = PressClassifier.classify(s.samples.map(\.touchSample), frame: s.attributes.frame,
+                                                 container: try #require(s.attributes.container),
+                                                 scrollAxis: s.attributes.scrollAxis ?? .vertical, configuration: .springPress)
                 counts[s.arm].sessions += 1
                 if c.outcome == .cancel { counts[s.arm].cancels += 1 }
             }

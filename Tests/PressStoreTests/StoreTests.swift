@@ -158,7 +158,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(second.sessionsNew == 1 && second.sessionsCompletedFromPending == 1 && second.pending == 0)
         #expect(try store.pendingIDs().isEmpty)
         let s = try store.sessions().all()
-        #expect(s.count == 1 && s[0].samples.map(\.t) == [1, 1.1, 1.2] && s[0].attributes.user == "u1")
+        #expect(s.count == 1 && s[0].samples.map(\.t) == [1, 1.1, 1.2] && s[0].attributes[.user] == "u1")
         let lines = try store.db.prepare("""
             SELECT a.name, first_line, b.name, last_line FROM sessions
             JOIN sources a ON a.id = source_id JOIN sources b ON b.id = last_source_id
@@ -282,5 +282,31 @@ extension Statement {
         back.bind(1, "z\u{0}a")
         #expect(try back.step())
         #expect(back.text(0) == "z\u{0}a")
+    }
+}
+
+/// The field table and the migrations must agree: no compiler links them.
+@Suite struct AttributeColumnsTests {
+    func columns(_ db: Database, _ table: String) throws -> Set<String> {
+        let s = try db.prepare("SELECT name FROM pragma_table_info(?)")
+        s.bind(1, table)
+        var out: Set<String> = []
+        while try s.step() { out.insert(s.text(0)) }
+        return out
+    }
+
+    @Test func everyAttributeHasItsColumnsInSessionsPendingAndTheReportView() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        let sessions = try columns(store.db, "sessions"), pending = try columns(store.db, "pending")
+        let view = try columns(store.db, "session_results")
+        for attribute in SessionAttribute.allCases {
+            for c in attribute.field.columns {
+                #expect(sessions.contains(c), "sessions has no column \(c) for attribute \(attribute.key): add it in a migration")
+                #expect(pending.contains(c), "pending has no column \(c) for attribute \(attribute.key): add it in a migration")
+            }
+            if attribute.field.report >= .filter {
+                #expect(view.contains(attribute.key), "session_results has no column \(attribute.key), a report key")
+            }
+        }
     }
 }
