@@ -506,7 +506,7 @@ final class StoredSessionReplay {
     /// Highest `sessions.id` before this run: rows above it are this run's.
     let firstNewID: Int64
     /// Resolved configurations (nil: unknown, or possibly redefined by this run), by name.
-    private var chosen: [String: Replayer.Chosen?] = [:]
+    private var chosen: [String: PressConfiguration?] = [:]
     private var redefined: Set<String> = []
     private let worker: ReplayWorker
     private var batch: [ReplayJob] = []
@@ -518,9 +518,9 @@ final class StoredSessionReplay {
         self.store = store
         let catalog = try ConfigurationCatalog(store: store)
         replayer = Replayer(store: store, catalog: catalog,
-                            options: ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name))
+                            options: ReplayOptions(defaultConfig: options.defaultConfig ?? Replay.defaultConfiguration.name))
         firstNewID = (try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0) + 1
-        worker = ReplayWorker(display: replayer.options.display)
+        worker = ReplayWorker(options: replayer.options)
         batch.reserveCapacity(Self.batchSize)
     }
 
@@ -532,17 +532,14 @@ final class StoredSessionReplay {
     @discardableResult
     func replay(id: Int64, _ s: AssembledSession) -> Bool {
         let name = s.meta.config ?? replayer.options.defaultConfig
-        let c: Replayer.Chosen?
+        let c: PressConfiguration?
         if let known = chosen[name] { c = known } else {
-            c = redefined.contains(name) ? nil : replayer.catalog.resolve(name).map(Replayer.Chosen.init)
+            c = redefined.contains(name) ? nil : replayer.catalog.resolve(name)
             chosen[name] = c
         }
         guard let c else { return false }
         // The stored attributes are `s.meta` as bound; `variant` plays no part in a replay.
-        batch.append(ReplayJob(id: id, samples: s.samples, frame: s.meta.frame,
-                               container: s.meta.container ?? replayer.options.defaultContainer,
-                               scrollAxis: s.meta.scrollAxis ?? .vertical, configuration: c.configuration,
-                               version: c.version))
+        batch.append(ReplayJob(id: id, samples: s.samples, attributes: s.meta, configuration: c))
         if batch.count >= Self.batchSize {
             worker.submit(batch)
             batch.removeAll(keepingCapacity: true)

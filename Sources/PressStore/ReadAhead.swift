@@ -203,15 +203,12 @@ final class ReadAhead<Source: RawLineSource>: @unchecked Sendable {
     }
 }
 
-/// One stored session to replay on the worker: everything `Replay.session` needs, by value.
+/// One stored session to replay on the worker: everything `Replayer.row` needs, by value.
 struct ReplayJob: Sendable {
     var id: Int64
     var samples: [TouchSample]
-    var frame: Rect?
-    var container: Container
-    var scrollAxis: ScrollAxis
+    var attributes: SessionAttributes
     var configuration: PressConfiguration
-    var version: String
 }
 
 /// Replays stored sessions on a thread of its own (pure work: no database), handing the result
@@ -226,10 +223,10 @@ final class ReplayWorker: @unchecked Sendable {
     private var outstanding = 0
     private var stopping = false
     private let stopped = DispatchSemaphore(value: 0)
-    private let display: Display
+    private let options: ReplayOptions
 
-    init(display: Display) {
-        self.display = display
+    init(options: ReplayOptions) {
+        self.options = options
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(changed, nil)
         ThreadWork { self.work() }.start()
@@ -282,7 +279,7 @@ final class ReplayWorker: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             var done: [ResultRow?] = []
             done.reserveCapacity(batch.count)
-            for job in batch { done.append(Self.row(job, display: display)) }
+            for job in batch { done.append(Self.row(job, options: options)) }
             pthread_mutex_lock(mutex)
             rows.append(contentsOf: done)
             pthread_cond_broadcast(changed)
@@ -291,15 +288,9 @@ final class ReplayWorker: @unchecked Sendable {
         stopped.signal()
     }
 
-    /// The result row of one job: `Replayer.result(id:samples:attributes:…)` on values.
-    static func row(_ j: ReplayJob, display: Display) -> ResultRow? {
-        guard let r = try? Replay.session(j.samples, frame: j.frame, container: j.container, scrollAxis: j.scrollAxis,
-                                          configuration: j.configuration, display: display) else { return nil }
-        return ResultRow(sessionID: j.id, config: j.configuration.name, configVersion: j.version,
-                         counterfactual: false, outcome: r.outcome.rawValue,
-                         cancelReason: r.cancelReason?.rawValue, actionFired: r.actionFired,
-                         feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
-                         durationMs: r.durationMs, maxTravelPt: r.maxTravelPt, pressDepth: r.pressDepth,
-                         releaseJumpPt: r.releaseJumpPt)
+    /// The result row of one job (`Replayer.row`), nil when it cannot be replayed.
+    static func row(_ j: ReplayJob, options: ReplayOptions) -> ResultRow? {
+        try? Replayer.row(id: j.id, samples: j.samples, attributes: j.attributes, under: j.configuration,
+                          counterfactual: false, options: options)
     }
 }

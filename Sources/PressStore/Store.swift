@@ -51,33 +51,27 @@ public struct SessionFilter: Sendable, Hashable {
     }
 }
 
-/// One row of `results` (the shared contract in HELPERS.md): one session replayed under one
-/// configuration version. Times in milliseconds, distances in points.
+/// One row of `results`: one session replayed under one configuration version. The figures are
+/// PressCore's `SessionResult` (milliseconds and points), stored as they are.
 public struct ResultRow: Hashable, Sendable {
+    /// `sessions.id`.
     public var sessionID: Int64
+    /// The configuration's name and version (`PressConfiguration.version`).
     public var config: String
     public var configVersion: String
     /// False: the session's own configuration; true: replayed "as" another one.
     public var counterfactual: Bool
-    /// `tap`, `cancel` or `scroll_abort`.
-    public var outcome: String
-    /// `drag_exit`, `system`, `safe_area`, or nil (taps and scroll-aborts).
-    public var cancelReason: String?
-    public var actionFired: Bool
-    public var feedbackLatencyMs: Double?
-    public var actionLatencyMs: Double?
-    public var durationMs: Double
-    public var maxTravelPt: Double
-    public var pressDepth: Double
-    public var releaseJumpPt: Double
-    public init(sessionID: Int64, config: String, configVersion: String, counterfactual: Bool, outcome: String,
-                cancelReason: String?, actionFired: Bool, feedbackLatencyMs: Double?, actionLatencyMs: Double?,
-                durationMs: Double, maxTravelPt: Double, pressDepth: Double, releaseJumpPt: Double) {
+    public var result: SessionResult
+
+    public init(sessionID: Int64, config: String, configVersion: String, counterfactual: Bool, result: SessionResult) {
         self.sessionID = sessionID; self.config = config; self.configVersion = configVersion
-        self.counterfactual = counterfactual; self.outcome = outcome; self.cancelReason = cancelReason
-        self.actionFired = actionFired; self.feedbackLatencyMs = feedbackLatencyMs
-        self.actionLatencyMs = actionLatencyMs; self.durationMs = durationMs; self.maxTravelPt = maxTravelPt
-        self.pressDepth = pressDepth; self.releaseJumpPt = releaseJumpPt
+        self.counterfactual = counterfactual; self.result = result
+    }
+
+    /// The row of session `sessionID` replayed under `configuration`.
+    public init(sessionID: Int64, configuration: PressConfiguration, counterfactual: Bool, result: SessionResult) {
+        self.init(sessionID: sessionID, config: configuration.name, configVersion: configuration.version,
+                  counterfactual: counterfactual, result: result)
     }
 }
 
@@ -432,10 +426,11 @@ public final class Store {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             ON CONFLICT(session_id, config_version) DO NOTHING
             """)
+        let x = r.result
         s.bind(1, r.sessionID); s.bind(2, r.config); s.bind(3, r.configVersion); s.bind(4, r.counterfactual)
-        s.bind(5, r.outcome); s.bind(6, r.cancelReason); s.bind(7, r.actionFired)
-        s.bind(8, r.feedbackLatencyMs); s.bind(9, r.actionLatencyMs); s.bind(10, r.durationMs)
-        s.bind(11, r.maxTravelPt); s.bind(12, r.pressDepth); s.bind(13, r.releaseJumpPt)
+        s.bind(5, x.outcome.rawValue); s.bind(6, x.cancelReason?.rawValue); s.bind(7, x.actionFired)
+        s.bind(8, x.feedbackLatencyMs); s.bind(9, x.actionLatencyMs); s.bind(10, x.durationMs)
+        s.bind(11, x.maxTravelPt); s.bind(12, x.pressDepth); s.bind(13, x.releaseJumpPt)
         try s.run()
         if db.changes == 0 {
             let delete = try cached("DELETE FROM results WHERE session_id = ? AND config_version = ?")

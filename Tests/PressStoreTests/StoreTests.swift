@@ -10,6 +10,15 @@ func temporaryDatabasePath() throws -> String {
     return dir.appendingPathComponent("t.sqlite").path
 }
 
+/// Inserts a `results` row whose outcome is `tapped`, which the schema's CHECK refuses.
+func insertResultWithUnknownOutcome(_ db: Database, sessionID: Int64) throws {
+    try db.execute("""
+        INSERT INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason, action_fired,
+                            feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
+        VALUES (\(sessionID), 'x', 'v1', 0, 'tapped', NULL, 0, NULL, NULL, 1, 0, 0, 0)
+        """)
+}
+
 /// Ingests NDJSON `text` (named `name`) into `store` as one run.
 @discardableResult
 func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", options: IngestOptions = IngestOptions()) throws -> IngestSummary {
@@ -234,17 +243,14 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(try store.sessions(SessionFilter(sessions: ["tap", "b"])).all().count == 2)
 
         try store.insertResults([ResultRow(sessionID: all[0].id, config: "spring-press", configVersion: "v1", counterfactual: false,
-                                           outcome: "tap", cancelReason: nil, actionFired: true, feedbackLatencyMs: 16.7,
-                                           actionLatencyMs: 0, durationMs: 100, maxTravelPt: 1.4, pressDepth: 0.05, releaseJumpPt: 0)])
+                                           result: SessionResult(outcome: .tap, cancelReason: nil, actionFired: true,
+                                                                 feedbackLatencyMs: 16.7, actionLatencyMs: 0, durationMs: 100,
+                                                                 maxTravelPt: 1.4, pressDepth: 0.05, releaseJumpPt: 0))])
         #expect(try store.sessions(SessionFilter(withoutResultForConfigVersion: "v1")).all().map(\.session) == ["b"])
         let view = try store.db.prepare("SELECT session, variant, outcome, feedback_latency_ms FROM session_results").all()
         #expect(view == [[.text("tap"), .text("spring-press"), .text("tap"), .real(16.7)]])
-        // The results contract's CHECK rejects unknown outcomes.
-        #expect(throws: DatabaseError.self) {
-            try store.insertResults([ResultRow(sessionID: all[1].id, config: "x", configVersion: "v1", counterfactual: false,
-                                               outcome: "tapped", cancelReason: nil, actionFired: false, feedbackLatencyMs: nil,
-                                               actionLatencyMs: nil, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)])
-        }
+        // The results contract's CHECK rejects unknown outcomes (a ResultRow cannot hold one: SQL).
+        #expect(throws: DatabaseError.self) { try insertResultWithUnknownOutcome(store.db, sessionID: all[1].id) }
     }
 }
 
