@@ -132,8 +132,15 @@ public final class Replayer {
         var summary = ReplaySummary()
         var f = filter
         f.defaultConfig = options.defaultConfig
+        // Each name resolved once, not once per session.
+        var resolved: [String: PressConfiguration?] = [:]
         try run(f, &summary, each) { session in
-            let own = self.catalog.resolve(self.configurationName(of: session))
+            let name = self.configurationName(of: session)
+            let own: PressConfiguration?
+            if let known = resolved[name] { own = known } else {
+                own = self.catalog.resolve(name)
+                resolved[name] = own
+            }
             if let configuration { return (configuration, own?.version != configuration.version) }
             return own.map { ($0, false) }
         }

@@ -219,21 +219,12 @@ public final class Store {
 
     // MARK: Sessions
 
-    /// What storing a complete session did.
-    public enum InsertOutcome: Hashable, Sendable {
-        /// Stored as a new row with this id.
-        case inserted(Int64)
-        /// The id was already stored with identical samples: nothing changed.
-        case duplicate(Int64)
-        /// The id was already stored with different samples: nothing changed.
-        case conflict(Int64)
-    }
-
     /// Stores a complete session unless its id is already stored. `variant` is stored as given,
     /// else the config name (`variant_given` = 0).
+    /// - Returns: the new row's `sessions.id`, or nil when a session of this id is stored already
+    ///   (nothing changed; `storedSamples` gives its samples to compare).
     /// - Precondition: the session has at least one sample and ends with `ended` or `cancelled`.
-    public func insertSession(_ s: AssembledSession) throws -> InsertOutcome {
-        let blob = SampleCodec.encode(s.samples)
+    public func insertSession(_ s: AssembledSession) throws -> Int64? {
         let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
                                  source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), ingested_at)
@@ -246,7 +237,7 @@ public final class Store {
         st.bind(3, s.samples[s.samples.count - 1].t)
         st.bind(4, s.samples.count)
         st.bind(5, s.samples[s.samples.count - 1].phase.rawValue)
-        st.bind(6, blob: blob)
+        st.bind(6, blob: SampleCodec.encode(s.samples))
         st.bind(7, s.meta.variant != nil)
         st.bind(8, s.first.sourceID)
         st.bind(9, s.first.line)
@@ -254,11 +245,7 @@ public final class Store {
         st.bind(11, s.last.line)
         Store.bindAttributes(st, 12, s.meta, variant: s.meta.variant ?? s.meta.config)
         try st.run()
-        if db.changes == 1 { return .inserted(db.lastInsertRowID) }
-        guard let stored = try storedSamples(session: s.id) else {
-            throw DatabaseError(code: 0, message: "session \(s.id) neither inserted nor found")
-        }
-        return stored.blob == blob ? .duplicate(stored.id) : .conflict(stored.id)
+        return db.changes == 1 ? db.lastInsertRowID : nil
     }
 
     /// `?1, ?2, …` for the parameters `range`.
@@ -278,13 +265,14 @@ public final class Store {
         ingestedAt = try cached("SELECT \(Store.nowTimestamp)").scalarText()
     }
 
-    /// The row id and sample BLOB of a stored session, or nil.
-    public func storedSamples(session: String) throws -> (id: Int64, blob: [UInt8])? {
-        let s = try cached("SELECT id, samples FROM sessions WHERE session = ?")
+    /// The samples of the stored (complete) session `session`, exactly as read, or nil.
+    /// - Throws: `DatabaseError`, `SampleCodecError` for a damaged BLOB.
+    public func storedSamples(session: String) throws -> [TouchSample]? {
+        let s = try cached("SELECT samples FROM sessions WHERE session = ?")
         s.bind(1, session)
         defer { s.reset() }
         guard try s.step() else { return nil }
-        return (s.int64(0), s.blob(1))
+        return try s.withBlob(0) { try SampleCodec.decode($0) }
     }
 
     /// Number of stored sessions.

@@ -80,7 +80,7 @@ import PressFormats
     }
 
     /// Ingest does not look up foreign keys' parent rows while a run is open
-    /// (`Ingester.enforceForeignKeys`): every reference it writes must still hold. Runs that
+    /// (`IngestWriter.connectionSettings`): every reference it writes must still hold. Runs that
     /// store, reject, keep a session pending, resume it from another file, re-read the same
     /// content (its `sources` row merged into the first one), and abort under `--strict`, all
     /// leave `PRAGMA foreign_key_check` empty and foreign keys enforced on the connection.

@@ -186,10 +186,32 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(conflict.firstRejects.first?.description.hasPrefix("changed.ndjson:3: session \"tap\" conflicts") == true)
         #expect(try store.sessions().all()[0].samples.last?.t == 10.1)
         #expect(try store.sessionCount() == 1)
+        // The reject's raw text is the record that completed the conflicting session, as read
+        // (it was the whole session written back as NDJSON before issue 13).
         let raw = try store.db.prepare("SELECT raw FROM rejects").scalarText() ?? ""
-        #expect(raw.split(separator: "\n").count == 3 && raw.contains(#""t":10.2"#))
+        #expect(raw == #"{"session":"tap","t":10.2,"phase":"ended","x":101,"y":201}"#)
+        #expect(conflict.firstRejects.first?.reason.contains("session \"tap\" conflicts with a stored session") == true)
         // Same content twice: one sources row, counted twice.
         #expect(try store.db.prepare("SELECT group_concat(ingest_count) FROM sources").scalarText() == "2,1")
+    }
+
+    // A session left open at the end that contradicts the stored one: no record completed it,
+    // so the reject is at its last record (file and line), with no raw text, naming the session.
+    @Test func anOpenSessionContradictingTheStoredOneIsRejectedAtItsLastRecord() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        try ingestNDJSON(store, tap)
+        let open = """
+            {"session":"tap","t":10.0,"phase":"began","x":100,"y":200}
+            {"session":"tap","t":10.05,"phase":"moved","x":999,"y":201}
+            """
+        let r = try ingestNDJSON(store, open, name: "open.ndjson")
+        #expect(r.conflicts == 1 && r.pending == 0 && r.sessionsNew == 0)
+        let reject = try store.db.prepare("SELECT source_file, line, raw FROM rejects").all()
+        #expect(reject == [[.text("open.ndjson"), .integer(2), .text("")]])
+        #expect(r.firstRejects.first?.reason.hasPrefix("session \"tap\" conflicts with a stored session") == true)
+        // Its prefix re-read is a duplicate, not a conflict.
+        let prefix = try ingestNDJSON(store, String(open.split(separator: "\n")[0]), name: "prefix.ndjson")
+        #expect(prefix.duplicates == 1 && prefix.conflicts == 0)
     }
 
     @Test func sessionErrorsAreRejectedAndTheSessionContinues() throws {
