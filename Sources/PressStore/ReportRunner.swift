@@ -2,6 +2,7 @@
 // connection that also refuses ATTACH, PRAGMA and anything that writes.
 import CSQLite
 import PressCore
+import PressStats
 
 /// A report definition: a name and one SQL SELECT whose first line is `-- description`.
 public struct ReportDefinition: Sendable, Hashable {
@@ -235,9 +236,9 @@ public final class ReportRunner {
 // MARK: Read helpers for charts (HTML reports)
 
 /// One report group's feedback latencies, for an ECDF: every non-NULL `feedback_latency_ms`
-/// of the group, and its unseen presses (sessions the control received — every outcome but a
-/// scroll-abort — whose animation never moved the edge by one device pixel), as the summary
-/// report counts them (`reports/summary.sql`, `unseen_presses`).
+/// of the group, and its unseen presses (`is_unseen_press`: sessions the control received —
+/// every outcome but a scroll-abort — whose animation never moved the edge by one device
+/// pixel), as the summary report counts them (`reports/summary.sql`, `unseen_presses`).
 public struct GroupFeedbackLatencies: Sendable, Equatable {
     /// The `grp` value (the `--by` column); nil when the sessions have none.
     public var group: String?
@@ -276,7 +277,7 @@ extension ReportRunner {
     /// - Throws: `DatabaseError`.
     public func feedbackLatencies() throws -> [GroupFeedbackLatencies] {
         let s = try db.prepare("""
-            SELECT grp, arm, feedback_latency_ms, outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL
+            SELECT grp, arm, feedback_latency_ms, \(SessionEvent.unseenPress.column)
             FROM temp.report_input ORDER BY grp, arm, feedback_latency_ms
             """)
         var out: [GroupFeedbackLatencies] = []
@@ -296,7 +297,7 @@ extension ReportRunner {
     public func configurationUsage() throws -> [ConfigurationUsage] {
         var out: [ConfigurationUsage] = []
         let medians = try db.prepare("""
-            SELECT config, percentile(CASE WHEN outcome = 'tap' THEN duration_ms END, 0.5), percentile(duration_ms, 0.5)
+            SELECT config, percentile(CASE WHEN \(SessionEvent.tap.column) THEN duration_ms END, 0.5), percentile(duration_ms, 0.5)
             FROM temp.report_input GROUP BY config ORDER BY config
             """)
         while try medians.step() {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PressCore
 import PressFormats
+import PressStats
 @testable import PressStore
 
 func temporaryDatabasePath() throws -> String {
@@ -54,11 +55,12 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 2)
+        // Version 3: migrations/0003_result_events.sql (issue 13) added the result_events view.
+        #expect(try db.userVersion == 3)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,rejects,results,session_results,sessions,sources")
+        #expect(tables == "config_records,configs,pending,rejects,result_events,results,session_results,sessions,sources")
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -71,7 +73,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 2)
+        #expect(try db.userVersion == 3)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         #expect(try db.prepare("SELECT count(*) FROM results").scalarInt() == 0)
     }
@@ -86,7 +88,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 2) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 3) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -335,6 +337,49 @@ extension Statement {
             if attribute.field.report >= .filter {
                 #expect(view.contains(attribute.key), "session_results has no column \(attribute.key), a report key")
             }
+        }
+    }
+}
+
+/// The per-session events are defined once, as columns of `result_events`, and reach every
+/// reader through it.
+@Suite struct ResultEventTests {
+    // One session per case, each result written here with the values docs/compare.md's event
+    // definitions turn on; the expected 0/1 per event worked out by hand from those definitions.
+    @Test func eachEventColumnFollowsItsDefinition() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var lines: [String] = []
+        for k in 0..<5 {
+            lines.append(#"{"session":"s\#(k)","t":0,"phase":"began","x":0,"y":0}"#)
+            lines.append(#"{"session":"s\#(k)","t":0.1,"phase":"ended","x":0,"y":0}"#)
+        }
+        try ingestNDJSON(store, lines.joined(separator: "\n"))
+        let ids = try store.sessions().all().map(\.id)
+        func result(_ o: PressOutcome, _ reason: CancelReason?, fired: Bool, feedback: Double?) -> SessionResult {
+            SessionResult(outcome: o, cancelReason: reason, actionFired: fired, feedbackLatencyMs: feedback,
+                          actionLatencyMs: fired ? 0 : nil, durationMs: 100, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)
+        }
+        let cases: [(SessionResult, [SessionEvent: Int], seen: Int)] = [
+            (result(.tap, nil, fired: true, feedback: 33.3), [.tap: 1], 1),
+            (result(.cancel, .dragExit, fired: true, feedback: 16.7), [.cancel: 1, .falseAction: 1], 1),
+            (result(.cancel, .system, fired: false, feedback: nil), [.cancel: 1, .unseenPress: 1], 0),
+            (result(.scrollAbort, nil, fired: false, feedback: nil), [.scrollAbort: 1], 0),
+            (result(.tap, nil, fired: true, feedback: nil), [.tap: 1, .unseenPress: 1], 0),
+        ]
+        try store.insertResults(zip(ids, cases).map {
+            ResultRow(sessionID: $0.0, config: "c", configVersion: "v", counterfactual: false, result: $0.1.0)
+        })
+        let columns = SessionEvent.allCases.map(\.column) + ["is_seen"]
+        #expect(columns == ["is_tap", "is_cancel", "is_scroll_abort", "is_false_action", "is_unseen_press", "is_seen"])
+        for view in ["result_events", "session_results"] {
+            let s = try store.db.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(view) ORDER BY session_id")
+            var k = 0
+            while try s.step() {
+                let expected = SessionEvent.allCases.map { cases[k].1[$0] ?? 0 } + [cases[k].seen]
+                #expect((0..<Int32(columns.count)).map { s.int($0) } == expected, "\(view) row \(k)")
+                k += 1
+            }
+            #expect(k == cases.count)
         }
     }
 }
