@@ -14,7 +14,8 @@ import Glibc
 final class BlockingQueue<Element>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var elements: [Element] = []
+    /// The elements from `head` on; those before it were taken (nil, so nothing stays referenced).
+    private var elements: [Element?] = []
     private var head = 0
     private let capacity: Int
     private var closed = false
@@ -72,13 +73,13 @@ final class BlockingQueue<Element>: @unchecked Sendable {
             while count == 0 && !closed { pthread_cond_wait(changed, mutex) }
         }
         guard count > 0 else { return nil }
-        let e = elements[head]
+        let e = elements[head].take()
         head += 1
-        // Drop what was taken (it would stay referenced), without shifting on every pop.
+        // Drop the taken slots once they outnumber the waiting elements (no shift on every pop).
         if head == elements.count {
             elements.removeAll(keepingCapacity: true)
             head = 0
-        } else if head >= 64 && head >= count {
+        } else if head >= count {
             elements.removeFirst(head)
             head = 0
         }
