@@ -20,6 +20,6 @@ SELECT
     percentile(i.max_travel_pt, 0.50) AS travel_p50_pt
 FROM report_input AS i
 JOIN groups AS g ON g.grp IS i.grp AND g.arm IS i.arm
-WHERE i.outcome <> 'tap'
+WHERE NOT i.is_tap
 GROUP BY i.grp, i.arm, i.outcome, i.cancel_reason
 ORDER BY i.grp, i.arm, count DESC;

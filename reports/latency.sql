@@ -7,7 +7,7 @@ SELECT
     grp,
     arm AS variant,
     count(*) AS sessions,
-    count(feedback_latency_ms) AS seen,
+    sum(is_seen) AS seen,
     avg(feedback_latency_ms) AS feedback_mean_ms,
     min(feedback_latency_ms) AS feedback_min_ms,
     percentile(feedback_latency_ms, 0.50) AS feedback_p50_ms,

@@ -2,29 +2,28 @@
 --
 -- Reads `report_input` (one row per replayed session, filtered by the command line; `grp` is the
 -- --by column, `arm` the variant when grouping by config and it differs). Functions: percentile()
--- and wilson_low()/wilson_high() are registered by pressdb (docs/reports.md).
--- unseen_presses: presses the control received whose animation never moved the edge by one
--- device pixel (a scroll-abort before delivery is not a press). share_over_100ms: among presses
--- with feedback, the share seen later than 100 ms, where press feedback is judged to degrade
--- (Kaaresoja et al., ACM TAP 2014).
+-- and wilson_low()/wilson_high() are registered by pressdb (docs/reports.md). The is_* columns
+-- are the per-session events (0/1) of the `result_events` view, defined there once.
+-- share_over_100ms: among presses with feedback, the share seen later than 100 ms, where press
+-- feedback is judged to degrade (Kaaresoja et al., ACM TAP 2014).
 SELECT
     grp,
     arm AS variant,
     count(*) AS sessions,
-    sum(outcome = 'tap') AS taps,
-    sum(outcome = 'cancel') AS cancels,
-    sum(outcome = 'scroll_abort') AS scroll_aborts,
-    avg(outcome = 'tap') AS tap_rate,
-    wilson_low(sum(outcome = 'tap'), count(*)) AS tap_rate_low,
-    wilson_high(sum(outcome = 'tap'), count(*)) AS tap_rate_high,
-    avg(outcome = 'cancel') AS cancel_rate,
-    wilson_low(sum(outcome = 'cancel'), count(*)) AS cancel_rate_low,
-    wilson_high(sum(outcome = 'cancel'), count(*)) AS cancel_rate_high,
-    avg(outcome = 'scroll_abort') AS scroll_abort_rate,
-    wilson_low(sum(outcome = 'scroll_abort'), count(*)) AS scroll_abort_rate_low,
-    wilson_high(sum(outcome = 'scroll_abort'), count(*)) AS scroll_abort_rate_high,
-    sum(action_fired AND outcome <> 'tap') AS false_actions,
-    sum(outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL) AS unseen_presses,
+    sum(is_tap) AS taps,
+    sum(is_cancel) AS cancels,
+    sum(is_scroll_abort) AS scroll_aborts,
+    avg(is_tap) AS tap_rate,
+    wilson_low(sum(is_tap), count(*)) AS tap_rate_low,
+    wilson_high(sum(is_tap), count(*)) AS tap_rate_high,
+    avg(is_cancel) AS cancel_rate,
+    wilson_low(sum(is_cancel), count(*)) AS cancel_rate_low,
+    wilson_high(sum(is_cancel), count(*)) AS cancel_rate_high,
+    avg(is_scroll_abort) AS scroll_abort_rate,
+    wilson_low(sum(is_scroll_abort), count(*)) AS scroll_abort_rate_low,
+    wilson_high(sum(is_scroll_abort), count(*)) AS scroll_abort_rate_high,
+    sum(is_false_action) AS false_actions,
+    sum(is_unseen_press) AS unseen_presses,
     percentile(feedback_latency_ms, 0.50) AS feedback_p50_ms,
     percentile(feedback_latency_ms, 0.90) AS feedback_p90_ms,
     percentile(feedback_latency_ms, 0.99) AS feedback_p99_ms,

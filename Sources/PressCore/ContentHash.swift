@@ -6,15 +6,20 @@
 public struct FNV1a64: Sendable {
     public static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     public static let prime: UInt64 = 0x0000_0100_0000_01b3
-    public private(set) var value: UInt64 = FNV1a64.offsetBasis
+    /// The hash of the bytes fed so far.
+    public var value: UInt64 { state }
+    @usableFromInline var state: UInt64 = FNV1a64.offsetBasis
 
     public init() {}
 
-    /// Feeds bytes into the hash.
+    /// Feeds bytes into the hash. Inlinable, so a caller in another module gets the loop
+    /// compiled for its own sequence type (`ByteInput` hashes every byte it reads through this,
+    /// as an `UnsafeBufferPointer`, as fast as a hand-written loop over the buffer).
+    @inlinable
     public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        var h = value
+        var h = state
         for b in bytes { h = (h ^ UInt64(b)) &* FNV1a64.prime }
-        value = h
+        state = h
     }
 
     /// The hash as 16 lowercase hex digits.

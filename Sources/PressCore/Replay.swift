@@ -46,14 +46,53 @@ public struct SessionResult: Hashable, Sendable {
     }
 }
 
+/// Everything one replay computes: the classification (the gesture model's events and the
+/// outcome), the scale on screen over time, and what the display shows of it. The stored
+/// result (`result`) and the HTML report's typical-tap chart (`frames`) are both read from it.
+public struct ReplayTrace: Sendable {
+    /// The gesture model's verdict, times in seconds since touch-down.
+    public var classification: PressClassification
+    /// The displayed scale over time, seconds since touch-down (touch-down at 0).
+    public var timeline: ScaleTimeline
+    /// The first visible frame, press depth and largest jump, on `display`.
+    public var visual: VisualMetrics
+    /// The display the frames are sampled on.
+    public var display: Display
+
+    /// The `results` row's figures, in milliseconds and points.
+    public var result: SessionResult {
+        let c = classification
+        return SessionResult(
+            outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
+            feedbackLatencyMs: visual.feedbackLatency.map { $0 * 1000 },
+            actionLatencyMs: c.actionLatency.map { $0 * 1000 },
+            durationMs: c.duration * 1000, maxTravelPt: c.maxTravel,
+            pressDepth: visual.pressDepth, releaseJumpPt: visual.releaseJump)
+    }
+
+    /// The displayed scale on every display frame from touch-down (k / refresh rate, k = 0, 1, …)
+    /// to `end` seconds: what the screen shows, frame by frame.
+    public func frames(until end: Double) -> [ScaleSample] {
+        timeline.samples(from: 0, to: end, step: 1 / display.refreshRate)
+    }
+}
+
 /// Replays touch sessions.
 public enum Replay {
-    /// Replays one session under `configuration`.
+    /// The container of a session that names none: no scroll view (reference §2).
+    public static let defaultContainer = Container.none
+    /// The scroll axis of a session that names none: vertical (the common case of a scroll view
+    /// around a button; docs/log-format.md, `scroll_axis`).
+    public static let defaultScrollAxis = ScrollAxis.vertical
+    /// The configuration of a session that names none (`--config` changes it): `spring-press`.
+    public static let defaultConfiguration = PressConfiguration.springPress
+
+    /// Replays one session under `configuration`, keeping every intermediate figure.
     ///
-    ///     let r = try Replay.session(samples, frame: nil, container: .none, scrollAxis: .vertical,
-    ///                                configuration: .springPress)
-    ///     r.outcome             // .tap
-    ///     r.feedbackLatencyMs   // 33.33… for a 100 ms stationary tap at 60 Hz
+    ///     let t = try Replay.trace(samples, frame: nil, container: .none, scrollAxis: .vertical,
+    ///                              configuration: .springPress)
+    ///     t.result.outcome               // .tap
+    ///     t.frames(until: 0.5)           // the scale on each 60 Hz frame
     ///
     /// - Parameters:
     ///   - samples: one touch, touch-down first and a terminal sample last (times in seconds,
@@ -64,12 +103,11 @@ public enum Replay {
     ///   - scrollAxis: its scroll axis.
     ///   - configuration: gesture rules, animations and action rule.
     ///   - display: refresh rate and density used to find the first visible frame.
-    /// - Returns: the classification and the perceived-latency figures.
     /// - Throws: `AnimationParameterError` when the configuration's animations or the display
     ///   have invalid parameters (a configuration parsed by `ConfigurationJSON` never does).
-    public static func session(_ samples: [TouchSample], frame: Rect?, container: Container,
-                               scrollAxis: ScrollAxis, configuration: PressConfiguration,
-                               display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
+    public static func trace(_ samples: [TouchSample], frame: Rect?, container: Container,
+                             scrollAxis: ScrollAxis, configuration: PressConfiguration,
+                             display: Display = Display()) throws(AnimationParameterError) -> ReplayTrace {
         let c = PressClassifier.classify(samples, frame: frame, container: container,
                                          scrollAxis: scrollAxis, configuration: configuration)
         // Classification times are seconds since touch-down, so the timeline starts at 0.
@@ -77,11 +115,34 @@ public enum Replay {
         let visual = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width,
                                        height: c.frame.height, refreshRate: display.refreshRate,
                                        density: display.density)
-        return SessionResult(
-            outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
-            feedbackLatencyMs: visual.feedbackLatency.map { $0 * 1000 },
-            actionLatencyMs: c.actionLatency.map { $0 * 1000 },
-            durationMs: c.duration * 1000, maxTravelPt: c.maxTravel,
-            pressDepth: visual.pressDepth, releaseJumpPt: visual.releaseJump)
+        return ReplayTrace(classification: c, timeline: timeline, visual: visual, display: display)
+    }
+
+    /// Replays one session under `configuration`: `trace(…).result`.
+    ///
+    ///     let r = try Replay.session(samples, frame: nil, container: .none, scrollAxis: .vertical,
+    ///                                configuration: .springPress)
+    ///     r.outcome             // .tap
+    ///     r.feedbackLatencyMs   // 33.33… for a 100 ms stationary tap at 60 Hz
+    ///
+    /// - Throws: `AnimationParameterError` (see `trace`).
+    public static func session(_ samples: [TouchSample], frame: Rect?, container: Container,
+                               scrollAxis: ScrollAxis, configuration: PressConfiguration,
+                               display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
+        try trace(samples, frame: frame, container: container, scrollAxis: scrollAxis,
+                  configuration: configuration, display: display).result
+    }
+
+    /// Replays a session with the attributes it was stored with: its frame, its container (else
+    /// `defaultContainer`) and scroll axis (else `defaultScrollAxis`). Its `config` plays no
+    /// part: the caller chose `configuration`.
+    /// - Throws: `AnimationParameterError` (see `trace`).
+    public static func session(_ samples: [TouchSample], attributes: SessionAttributes,
+                               defaultContainer: Container = Replay.defaultContainer,
+                               configuration: PressConfiguration,
+                               display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
+        try session(samples, frame: attributes.frame, container: attributes.container ?? defaultContainer,
+                    scrollAxis: attributes.scrollAxis ?? defaultScrollAxis, configuration: configuration,
+                    display: display)
     }
 }

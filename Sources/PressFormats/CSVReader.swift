@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Reads CSV with a header row. Columns use the NDJSON field names (`session`, `t`, `phase`,
-/// `x`, `y`, `config`, …), the frame as `frame_x`, `frame_y`, `frame_w`, `frame_h`; other
-/// columns become extra attributes (string values). An empty cell is an absent field. Quoted
+/// `x`, `y`, and the attributes' keys: `config`, …), a frame as its four columns (`frame_x`,
+/// `frame_y`, `frame_w`, `frame_h`); other columns become extra attributes (string values). An empty cell is an absent field. Quoted
 /// fields may contain commas, doubled quotes and line breaks (RFC 4180 §2). A row's line number
 /// is the line it starts on.
 public struct CSVReader: RecordSource {
@@ -25,7 +25,8 @@ public struct CSVReader: RecordSource {
     /// What a column holds.
     enum Column: Equatable {
         case field(TouchField)
-        case frame(Int)         // 0 x, 1 y, 2 w, 3 h
+        /// One of a frame attribute's four columns: 0 x, 1 y, 2 w, 3 h.
+        case frame(SessionAttribute, Int)
         case extra(String)
     }
 
@@ -180,14 +181,15 @@ public struct CSVReader: RecordSource {
             var name = Self.text(line, c)
             if columns.isEmpty, name.hasPrefix("\u{FEFF}") { name.removeFirst() }
             guard names.insert(name).inserted else { throw InputError("\(source): CSV header names column \"\(name)\" twice") }
-            switch name {
-            case "frame_x": columns.append(.frame(0))
-            case "frame_y": columns.append(.frame(1))
-            case "frame_w": columns.append(.frame(2))
-            case "frame_h": columns.append(.frame(3))
-            case "frame": throw InputError("\(source): CSV gives the frame as columns frame_x, frame_y, frame_w, frame_h")
-            default:
-                if let f = TouchField.byName[name] { columns.append(.field(f)) } else { columns.append(.extra(name)) }
+            if let part = Self.frameColumns[name] {
+                columns.append(.frame(part.attribute, part.index))
+            } else if let f = TouchField.byName[name] {
+                if case .attribute(let a) = f, a.kind == .frame {
+                    throw InputError("\(source): CSV gives the \(name) as columns \(a.field.columns.joined(separator: ", "))")
+                }
+                columns.append(.field(f))
+            } else {
+                columns.append(.extra(name))
             }
         }
         let missing = ["session", "t", "phase", "x", "y"].filter { !names.contains($0) }
@@ -195,9 +197,11 @@ public struct CSVReader: RecordSource {
             throw InputError("\(source): CSV header lacks the required column\(missing.count > 1 ? "s" : "") "
                 + missing.joined(separator: ", "))
         }
-        let frames = ["frame_x", "frame_y", "frame_w", "frame_h"].filter { names.contains($0) }
-        if !frames.isEmpty && frames.count != 4 {
-            throw InputError("\(source): CSV header needs all of frame_x, frame_y, frame_w, frame_h, or none")
+        for a in SessionAttribute.allCases where a.kind == .frame {
+            let given = a.field.columns.filter { names.contains($0) }
+            if !given.isEmpty && given.count != 4 {
+                throw InputError("\(source): CSV header needs all of \(a.field.columns.joined(separator: ", ")), or none")
+            }
         }
         header = columns
     }
@@ -254,8 +258,8 @@ public struct CSVReader: RecordSource {
         // (most rows have none), so a plain sample row builds no attribute values at all.
         var session: String?, t: Double?, phase: TouchPhase?, x: Double?, y: Double?
         var values: TouchFieldValues?
-        var frame: (x: Double?, y: Double?, w: Double?, h: Double?)
-        var framesGiven = 0
+        /// The frame attributes' columns given on this row (made only when a row gives one).
+        var frames: [(attribute: SessionAttribute, parts: [Double?])] = []
         for k in 0..<cells.count {
             let c = cells[k]
             if c.end <= c.start { continue }
@@ -277,33 +281,35 @@ public struct CSVReader: RecordSource {
                 }
             case .extra(let name):
                 if values == nil { values = TouchFieldValues() }
-                values!.extras.append((name, JSONText.string(Self.text(b, c))))
-            case .frame(let k):
-                switch number(Self.frameColumns[k], b, c) {
+                values!.extras.append(ExtraField(key: name, json: JSONText.string(Self.text(b, c))))
+            case .frame(let attribute, let part):
+                switch number(attribute.field.columns[part], b, c) {
                 case .failure(let p): return reject(p.reason)
                 case .success(let d):
-                    framesGiven += 1
-                    switch k {
-                    case 0: frame.x = d
-                    case 1: frame.y = d
-                    case 2: frame.w = d
-                    default: frame.h = d
+                    if let i = frames.firstIndex(where: { $0.attribute == attribute }) { frames[i].parts[part] = d } else {
+                        frames.append((attribute, [nil, nil, nil, nil]))
+                        frames[frames.count - 1].parts[part] = d
                     }
                 }
-            case .field(let f):
+            case .field(.type):
+                let s = Self.text(b, c)
+                if s != "touch" { return reject("unknown record type \(JSONText.string(s)) (a CSV row is a touch record)") }
+            case .field(.attribute(let attribute)):
                 if values == nil { values = TouchFieldValues() }
-                if let problem = set(f, b, c, &values!) { return reject(problem) }
+                if let problem = set(attribute, b, c, &values!.attributes) { return reject(problem) }
             }
         }
-        if framesGiven == 4, let x = frame.x, let y = frame.y, let w = frame.w, let h = frame.h {
-            switch FieldCheck.frame([x, y, w, h]) {
+        for (attribute, parts) in frames {
+            let given = parts.compactMap { $0 }
+            guard given.count == 4 else {
+                return reject("the \(attribute.key) needs all of \(attribute.field.columns.joined(separator: ", ")), or none")
+            }
+            switch FieldCheck.frame(given, name: attribute.key) {
             case .failure(let p): return reject(p.reason)
             case .success(let r):
                 if values == nil { values = TouchFieldValues() }
-                values!.attributes.frame = r
+                values!.attributes[value: attribute] = .frame(r)
             }
-        } else if framesGiven != 0 {
-            return reject("the frame needs all of frame_x, frame_y, frame_w, frame_h, or none")
         }
         // Built here rather than through `TouchFieldValues.record` to save copies of the record.
         guard let session else { return reject("missing field \"session\"") }
@@ -312,12 +318,15 @@ public struct CSVReader: RecordSource {
         guard let x else { return reject("missing field \"x\"") }
         guard let y else { return reject("missing field \"y\"") }
         let sample = TouchSample(t: t, x: x, y: y, phase: phase)
-        guard var values else { return .touch(TouchRecord(session: session, sample: sample, source: source)) }
-        if !values.extras.isEmpty { values.attributes.extra = JSONText.object(values.extras) }
-        return .touch(TouchRecord(session: session, sample: sample, attributes: values.attributes, source: source))
+        guard let values else { return .touch(TouchRecord(session: session, sample: sample, source: source)) }
+        return .touch(TouchRecord(session: session, sample: sample, attributes: values.merged, source: source))
     }
 
-    static let frameColumns = ["frame_x", "frame_y", "frame_w", "frame_h"]
+    /// The frame attributes' column names: the attribute and which of the four numbers.
+    static let frameColumns: [String: (attribute: SessionAttribute, index: Int)] = Dictionary(uniqueKeysWithValues:
+        SessionAttribute.allCases.filter { $0.kind == .frame }.flatMap { a in
+            a.field.columns.enumerated().map { ($0.element, (a, $0.offset)) }
+        })
 
     func number(_ name: String, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell) -> Result<Double, FieldProblem> {
         let slice = UnsafeBufferPointer(rebasing: b[c.start..<c.end])
@@ -334,46 +343,22 @@ public struct CSVReader: RecordSource {
         }
     }
 
-    mutating func set(_ f: TouchField, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell, _ values: inout TouchFieldValues) -> String? {
-        switch f {
-        case .t, .x, .y:
-            switch number(f.name, b, c) {
-            case .failure(let p): return p.reason
-            case .success(let d):
-                if f == .t { values.t = d } else if f == .x { values.x = d } else { values.y = d }
-            }
-        case .session:
-            if c.quoted { values.session = Self.text(b, c); return nil }
-            values.session = sessionCache.string(UnsafeBufferPointer(rebasing: b[c.start..<c.end]))
-        case .phase:
-            if let p = Self.phase(UnsafeBufferPointer(rebasing: b[c.start..<c.end])), !c.quoted { values.phase = p; return nil }
-            switch FieldCheck.phase(Self.text(b, c)) {
-            case .failure(let p): return p.reason
-            case .success(let p): values.phase = p
-            }
-        case .type:
-            let s = Self.text(b, c)
-            if s != "touch" { return "unknown record type \(JSONText.string(s)) (a CSV row is a touch record)" }
+    /// Stores one attribute's cell, by the attribute's kind; returns the reason when it is invalid.
+    func set(_ attribute: SessionAttribute, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell,
+             _ attributes: inout SessionAttributes) -> String? {
+        let s = Self.text(b, c)
+        let value: Result<AttributeValue, FieldProblem>
+        switch attribute.kind {
+        case .text: value = .success(.text(s))
         case .container:
-            let s = Self.text(b, c)
-            let r = s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s)
-            switch r {
-            case .failure(let p): return p.reason
-            case .success(let k): values.attributes.container = k
-            }
-        case .scrollAxis:
-            switch FieldCheck.scrollAxis(Self.text(b, c)) {
-            case .failure(let p): return p.reason
-            case .success(let a): values.attributes.scrollAxis = a
-            }
-        case .frame: return nil // not a CSV column (rejected in the header)
-        case .config: values.attributes.config = Self.text(b, c)
-        case .variant: values.attributes.variant = Self.text(b, c)
-        case .control: values.attributes.control = Self.text(b, c)
-        case .user: values.attributes.user = Self.text(b, c)
-        case .device: values.attributes.device = Self.text(b, c)
-        case .appVersion: values.attributes.appVersion = Self.text(b, c)
-        case .screen: values.attributes.screen = Self.text(b, c)
+            value = (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
+                .map(AttributeValue.container)
+        case .scrollAxis: value = FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
+        case .frame: return nil // given as four columns (rejected by that name in the header)
+        }
+        switch value {
+        case .failure(let p): return p.reason
+        case .success(let v): attributes[value: attribute] = v
         }
         return nil
     }

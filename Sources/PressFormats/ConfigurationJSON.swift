@@ -252,7 +252,7 @@ public enum ConfigurationJSON {
         return v
     }
 
-    static func quoted(_ s: String) -> String { CanonicalJSON.string(s).text }
+    static func quoted(_ s: String) -> String { JSONText.string(s) }
 }
 
 /// An object's members, read one typed field at a time, with errors naming the field's path.

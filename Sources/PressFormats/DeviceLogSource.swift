@@ -148,7 +148,7 @@ public struct DeviceLogSource: RecordSource {
         let size = ByteInput.chunkSize
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
         defer { buffer.deallocate() }
-        var h = FNV1a64.offsetBasis
+        var hash = FNV1a64()
         while true {
             let n = read(fd, buffer, size)
             if n < 0 {
@@ -156,10 +156,9 @@ public struct DeviceLogSource: RecordSource {
                 throw InputError("\(path): \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
-            for k in 0..<n { h = (h ^ UInt64(buffer[k])) &* FNV1a64.prime }
+            hash.update(UnsafeBufferPointer(start: buffer, count: n))
         }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash.hex
     }
 }
 

@@ -93,25 +93,15 @@ struct InputEventRecorder: Sendable {
                 ?? options.attributes
         }
         if withAttributes && s.afterDrop {
-            attributes.extra = Self.addingSynDropped(to: attributes.extra)
+            attributes.setExtraFields([Self.synDropped] + attributes.extraFields.filter { $0.key != Self.synDropped.key })
         }
         return TouchRecord(session: DeviceLogReader.sessionID(contentHash: contentHash, contact: s.contact),
                            sample: TouchSample(t: s.time, x: p.x, y: p.y, phase: s.phase),
                            attributes: attributes, source: SourceLocation(file: file, line: s.line))
     }
 
-    /// `extra` JSON text with `"syn_dropped": true` added (sorted keys).
-    static func addingSynDropped(to extra: String?) -> String {
-        var object: [String: Any] = [:]
-        if let extra, let o = try? JSONSerialization.jsonObject(with: Data(extra.utf8)) as? [String: Any] {
-            object = o
-        }
-        object["syn_dropped"] = true
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-            return #"{"syn_dropped":true}"#
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// The extra attribute a session read after a `SYN_DROPPED` carries: `"syn_dropped": true`.
+    static let synDropped = ExtraField(key: "syn_dropped", json: "true")
 
     private mutating func checkTime(_ time: Double, device: String, line: Int, _ raw: Substring) -> DeviceLogItem? {
         if let last = lastTime[device], time < last {

@@ -1,11 +1,12 @@
-// The touch record's fields, shared by the NDJSON and CSV readers: names, validation with one
-// clear reason per problem, and the canonical JSON pressdb writes (containers, extra fields).
+// The touch record's fields, shared by the NDJSON and CSV readers: names (the sample's and the
+// field table's), validation with one clear reason per problem, container parameters.
 import PressCore
 
-/// The fields pressdb knows in a touch record. Anything else is an extra attribute.
-enum TouchField: Int, CaseIterable {
+/// The fields pressdb knows in a touch record: the sample's own, and the session attributes
+/// of the field table (`SessionAttribute`). Anything else is an extra attribute.
+enum TouchField: Hashable {
     case type, session, t, phase, x, y
-    case config, variant, control, frame, container, scrollAxis, user, device, appVersion, screen
+    case attribute(SessionAttribute)
 
     /// The field's name in logs (`scroll_axis`, `app_version`).
     var name: String {
@@ -16,45 +17,42 @@ enum TouchField: Int, CaseIterable {
         case .phase: return "phase"
         case .x: return "x"
         case .y: return "y"
-        case .config: return "config"
-        case .variant: return "variant"
-        case .control: return "control"
-        case .frame: return "frame"
-        case .container: return "container"
-        case .scrollAxis: return "scroll_axis"
-        case .user: return "user"
-        case .device: return "device"
-        case .appVersion: return "app_version"
-        case .screen: return "screen"
+        case .attribute(let a): return a.key
         }
     }
 
-    static let byName: [String: TouchField] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+    /// A distinct bit per field, for telling a repeated field in one record.
+    var bit: UInt64 {
+        switch self {
+        case .type: return 1
+        case .session: return 1 << 1
+        case .t: return 1 << 2
+        case .phase: return 1 << 3
+        case .x: return 1 << 4
+        case .y: return 1 << 5
+        case .attribute(let a): return 1 << UInt64(6 + a.rawValue)
+        }
+    }
+
+    /// The sample's own fields, which every record has.
+    static let sampleFields: [TouchField] = [.type, .session, .t, .phase, .x, .y]
+
+    static let byName: [String: TouchField] = Dictionary(uniqueKeysWithValues:
+        (sampleFields + SessionAttribute.allCases.map(TouchField.attribute)).map { ($0.name, $0) })
 }
 
-/// The values of one touch record as read, before validation into a `TouchRecord`.
+/// The attribute values of one touch record as read, before the record is built: most records
+/// have none, so readers make one only for a line that gives some.
 struct TouchFieldValues {
-    var session: String?
-    var t: Double?
-    var phase: TouchPhase?
-    var x: Double?
-    var y: Double?
     var attributes = SessionAttributes()
     /// Unknown fields: name and the value as JSON text.
-    var extras: [(String, String)] = []
+    var extras: [ExtraField] = []
 
-    /// The record, or the reason it is rejected when a required field is missing.
-    func record(at source: SourceLocation) -> Result<TouchRecord, Reject> {
-        func missing(_ f: String) -> Result<TouchRecord, Reject> { .failure(Reject(source: source, reason: "missing field \"\(f)\"", raw: "")) }
-        guard let session else { return missing("session") }
-        guard let t else { return missing("t") }
-        guard let phase else { return missing("phase") }
-        guard let x else { return missing("x") }
-        guard let y else { return missing("y") }
-        var attributes = self.attributes
-        if !extras.isEmpty { attributes.extra = JSONText.object(extras) }
-        return .success(TouchRecord(session: session, sample: TouchSample(t: t, x: x, y: y, phase: phase),
-                                    attributes: attributes, source: source))
+    /// The attributes, unknown fields included.
+    var merged: SessionAttributes {
+        var a = attributes
+        if !extras.isEmpty { a.setExtraFields(extras) }
+        return a
     }
 }
 
@@ -86,21 +84,24 @@ enum FieldCheck {
         text.isEmpty ? .failure("\"session\" is empty: a session id is required") : .success(text)
     }
 
-    static func scrollAxis(_ text: String) -> Result<ScrollAxis, FieldProblem> {
+    /// A scroll axis attribute's value (`name` is its key, `scroll_axis`).
+    static func scrollAxis(_ text: String, name: String = "scroll_axis") -> Result<ScrollAxis, FieldProblem> {
         if let a = ScrollAxis(rawValue: text) { return .success(a) }
-        return .failure("scroll_axis \(JSONText.string(text)) is not one of vertical, horizontal, both")
+        return .failure("\(name) \(JSONText.string(text)) is not one of vertical, horizontal, both")
     }
 
-    static func containerName(_ text: String) -> Result<Container, FieldProblem> {
+    /// A container attribute's name (`name` is its key, `container`).
+    static func containerName(_ text: String, name: String = "container") -> Result<Container, FieldProblem> {
         if let c = Container(named: text) { return .success(c) }
-        return .failure(FieldProblem("container \(JSONText.string(text)) is not one of none, scroll, table, "
+        return .failure(FieldProblem("\(name) \(JSONText.string(text)) is not one of none, scroll, table, "
             + "scroll-immediate (or an object of container parameters)"))
     }
 
-    static func frame(_ v: [Double]) -> Result<Rect, FieldProblem> {
-        guard v.count == 4 else { return .failure("\"frame\" must be [x, y, width, height], 4 numbers, not \(v.count)") }
-        guard v.allSatisfy(\.isFinite) else { return .failure("\"frame\" values must be finite numbers") }
-        guard v[2] >= 0, v[3] >= 0 else { return .failure("\"frame\" width and height must not be negative") }
+    /// A frame attribute's four numbers (`name` is its key, `frame`).
+    static func frame(_ v: [Double], name: String = "frame") -> Result<Rect, FieldProblem> {
+        guard v.count == 4 else { return .failure("\"\(name)\" must be [x, y, width, height], 4 numbers, not \(v.count)") }
+        guard v.allSatisfy(\.isFinite) else { return .failure("\"\(name)\" values must be finite numbers") }
+        guard v[2] >= 0, v[3] >= 0 else { return .failure("\"\(name)\" width and height must not be negative") }
         return .success(Rect(x: v[0], y: v[1], width: v[2], height: v[3]))
     }
 }
@@ -159,100 +160,11 @@ public enum ContainerJSON {
         }
     }
 
-    /// How pressdb stores a container: its name, or for custom parameters a JSON object with all
-    /// four keys, sorted, numbers in shortest round-trip form.
-    public static func storedText(_ c: Container) -> String {
-        if let name = c.name { return name }
-        return JSONText.object([
-            ("cancels_control_touches", c.cancelsControlTouches ? "true" : "false"),
-            ("delays_content_touches", c.delaysContentTouches ? "true" : "false"),
-            ("hysteresis", JSONText.number(c.hysteresis)),
-            ("touch_delay", JSONText.number(c.touchDelay)),
-        ])
-    }
-
-    /// The container of a stored text (`storedText`'s inverse).
+    /// The container of a stored text (`Container.storedText`'s inverse).
     public static func fromStoredText(_ text: String) -> Container? {
         if let c = Container(named: text) { return c }
         if case .success(let c) = parse(json: text) { return c }
         return nil
-    }
-}
-
-/// The JSON text pressdb writes: strings escaped per RFC 8259, objects with sorted keys.
-public enum JSONText {
-    /// A JSON string literal, escaped as PressCore's canonical JSON escapes it (`"`, `\\` and
-    /// control characters).
-    public static func string(_ s: String) -> String { CanonicalJSON.string(s).text }
-
-    /// A finite number in the shortest text that reads back as the same Double (integers
-    /// without a fraction).
-    public static func number(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e15, !(d == 0 && d.sign == .minus) { return String(Int64(d)) }
-        return "\(d)"
-    }
-
-    /// An object from (key, JSON value text) pairs, keys sorted by their UTF-8 bytes.
-    public static func object(_ pairs: [(String, String)]) -> String {
-        let sorted = pairs.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
-        return "{" + sorted.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-    }
-}
-
-// MARK: - Merging a session's attributes
-
-extension SessionAttributes: SessionMergeable {
-    /// Adds a later record's attributes: unset fields are filled, an identical repeat is fine,
-    /// a different value is a conflict (reported, `self` unchanged). Extra fields merge key by
-    /// key under the same rule.
-    public mutating func merge(_ later: SessionAttributes) -> String? {
-        if !later.hasAnyValue || later == self { return nil }
-        var merged = self
-        func take<T: Equatable>(_ name: String, _ path: WritableKeyPath<SessionAttributes, T?>,
-                                _ show: (T) -> String) -> String? {
-            guard let v = later[keyPath: path] else { return nil }
-            if let old = merged[keyPath: path] {
-                return old == v ? nil : "\"\(name)\" \(show(v)) differs from \(show(old)) given earlier"
-            }
-            merged[keyPath: path] = v
-            return nil
-        }
-        let q = JSONText.string
-        if let p = take("config", \.config, q) { return p }
-        if let p = take("variant", \.variant, q) { return p }
-        if let p = take("control", \.control, q) { return p }
-        if let p = take("frame", \.frame, { "[\($0.x), \($0.y), \($0.width), \($0.height)]" }) { return p }
-        if let p = take("container", \.container, { ContainerJSON.storedText($0) }) { return p }
-        if let p = take("scroll_axis", \.scrollAxis, { q($0.rawValue) }) { return p }
-        if let p = take("user", \.user, q) { return p }
-        if let p = take("device", \.device, q) { return p }
-        if let p = take("app_version", \.appVersion, q) { return p }
-        if let p = take("screen", \.screen, q) { return p }
-        if let extra = later.extra, extra != merged.extra {
-            if let old = merged.extra {
-                var pairs = Dictionary(JSONText.pairs(old), uniquingKeysWith: { a, _ in a })
-                for (k, v) in JSONText.pairs(extra) {
-                    if let o = pairs[k] {
-                        if o != v { return "extra field \(q(k)) \(v) differs from \(o) given earlier" }
-                    } else { pairs[k] = v }
-                }
-                merged.extra = JSONText.object(pairs.map { ($0.key, $0.value) })
-            } else {
-                merged.extra = extra
-            }
-        }
-        self = merged
-        return nil
-    }
-}
-
-extension SessionAttributes {
-    /// True when some field is set: `!isEmpty` without building an empty value to compare with
-    /// (this runs once per record).
-    @inline(__always)
-    var hasAnyValue: Bool {
-        config != nil || variant != nil || control != nil || frame != nil || container != nil || scrollAxis != nil
-            || user != nil || device != nil || appVersion != nil || screen != nil || extra != nil
     }
 }
 
@@ -270,5 +182,14 @@ extension JSONText {
                 return (k, NDJSONReader.valueText(b, f.value))
             }
         }
+    }
+}
+
+extension SessionAttributes {
+    /// The unknown fields of a stored `extra` object text (`{"k":v,…}`); empty when it is nil
+    /// or not an object.
+    public static func extraFields(ofStoredText text: String?) -> [ExtraField] {
+        guard let text else { return [] }
+        return JSONText.pairs(text).map { ExtraField(key: $0.0, json: $0.1) }
     }
 }

@@ -25,6 +25,7 @@
 // Only `version`, each device's `node`, `evdev.absinfo` and `events[].evdev` are read; every other
 // key is passed over, so what later libinput versions add does not matter.
 import CYAML
+import PressCore
 
 /// Reads a `libinput record` YAML file from a `ByteInput`, streaming: libyaml asks for the text
 /// one line at a time, and each `[sec, usec, type, code, value]` entry goes to the same contact

@@ -1,5 +1,8 @@
 // NDJSON touch logs: one JSON object per line (see docs/log-format.md).
 import PressCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads NDJSON: each non-blank line is one object — a touch record (`"type":"touch"` or no
 /// type), a configuration (`"type":"config"`), or a layout control (`"type":"control"`). Any
@@ -48,29 +51,29 @@ public struct NDJSONReader: RecordSource {
         // that has some (most lines have none).
         var sample = SampleFields()
         var values: TouchFieldValues?
-        var seen: UInt32 = 0
+        var seen: UInt64 = 0
         var typeToken: JSONToken?
         var extraKeys: Set<String> = []
         do {
             for f in fields {
                 let known = Self.fieldID(line, f.key)
                 if let known {
-                    let bit = UInt32(1) << UInt32(known.rawValue)
+                    let bit = known.bit
                     if seen & bit != 0 { return reject("duplicate field \"\(known.name)\"") }
                     seen |= bit
                     switch known {
                     case .type: typeToken = f.value
                     case .session, .t, .phase, .x, .y:
                         if let problem = try sample.set(known, f.value, in: line, &sessionCache) { return reject(problem) }
-                    default:
+                    case .attribute(let attribute):
                         if values == nil { values = TouchFieldValues() }
-                        if let problem = try Self.set(known, f.value, in: line, &values!) { return reject(problem) }
+                        if let problem = try Self.set(attribute, f.value, in: line, &values!.attributes) { return reject(problem) }
                     }
                 } else {
                     let key = try JSONScanner.string(line, f.key)
                     guard extraKeys.insert(key).inserted else { return reject("duplicate field \(JSONText.string(key))") }
                     if values == nil { values = TouchFieldValues() }
-                    values!.extras.append((key, Self.valueText(line, f.value)))
+                    values!.extras.append(ExtraField(key: key, json: Self.valueText(line, f.value)))
                 }
             }
         } catch { return reject(error.description) }
@@ -100,9 +103,8 @@ public struct NDJSONReader: RecordSource {
         guard let x = sample.x else { return reject("missing field \"x\"") }
         guard let y = sample.y else { return reject("missing field \"y\"") }
         let touch = TouchSample(t: t, x: x, y: y, phase: phase)
-        guard var values else { return .touch(TouchRecord(session: session, sample: touch, source: source)) }
-        if !values.extras.isEmpty { values.attributes.extra = JSONText.object(values.extras) }
-        return .touch(TouchRecord(session: session, sample: touch, attributes: values.attributes, source: source))
+        guard let values else { return .touch(TouchRecord(session: session, sample: touch, source: source)) }
+        return .touch(TouchRecord(session: session, sample: touch, attributes: values.merged, source: source))
     }
 
     /// The sample's own fields of one line, as `set` would store them, with the same reasons.
@@ -155,7 +157,9 @@ public struct NDJSONReader: RecordSource {
         return String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
     }
 
-    /// The known field a key names, or nil.
+    /// The known field a key names, or nil. The sample's own fields, on every line, are told by
+    /// length and bytes without building a string; attribute keys (usually on a `began` line
+    /// only) are compared with the field table's keys.
     @inline(__always)
     static func fieldID(_ b: UnsafeBufferPointer<UInt8>, _ key: JSONToken) -> TouchField? {
         if key.hasEscapes {
@@ -172,24 +176,23 @@ public struct NDJSONReader: RecordSource {
             }
         case 4:
             if JSONScanner.equals(b, key, "type") { return .type }
-            if JSONScanner.equals(b, key, "user") { return .user }
         case 5:
             if JSONScanner.equals(b, key, "phase") { return .phase }
-            if JSONScanner.equals(b, key, "frame") { return .frame }
-        case 6:
-            if JSONScanner.equals(b, key, "config") { return .config }
-            if JSONScanner.equals(b, key, "device") { return .device }
-            if JSONScanner.equals(b, key, "screen") { return .screen }
         case 7:
             if JSONScanner.equals(b, key, "session") { return .session }
-            if JSONScanner.equals(b, key, "variant") { return .variant }
-            if JSONScanner.equals(b, key, "control") { return .control }
-        case 9:
-            if JSONScanner.equals(b, key, "container") { return .container }
-        case 11:
-            if JSONScanner.equals(b, key, "scroll_axis") { return .scrollAxis }
-            if JSONScanner.equals(b, key, "app_version") { return .appVersion }
         default: break
+        }
+        return attributeID(UnsafeBufferPointer(rebasing: b[key.start..<key.end]))
+    }
+
+    /// The attributes' keys as bytes, in table order.
+    static let attributeKeys: [[UInt8]] = SessionAttribute.ordered.map { Array($0.key.utf8) }
+
+    /// The attribute whose key is exactly `key`, or nil.
+    static func attributeID(_ key: UnsafeBufferPointer<UInt8>) -> TouchField? {
+        for (i, k) in attributeKeys.enumerated() where k.count == key.count {
+            let same = k.withUnsafeBufferPointer { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
+            if same { return .attribute(SessionAttribute.ordered[i]) }
         }
         return nil
     }
@@ -205,82 +208,35 @@ public struct NDJSONReader: RecordSource {
         }
     }
 
-    /// Stores one known field's value; returns the reason when it is invalid.
-    static func set(_ field: TouchField, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
-                    _ values: inout TouchFieldValues) throws(JSONSyntaxError) -> String? {
-        func text() -> String { String(decoding: UnsafeBufferPointer(rebasing: b[v.start..<v.end]), as: UTF8.self) }
-        func number() -> Result<Double, FieldProblem> {
-            guard v.kind == .number || v.kind == .nonFinite else {
-                return .failure(FieldProblem("\"\(field.name)\" must be a number, not \(kindName(v.kind))"))
-            }
-            return FieldCheck.finite(field.name, v.number, text: text())
-        }
-        func string() throws(JSONSyntaxError) -> Result<String?, FieldProblem> {
-            if v.kind == .null { return .success(nil) }
-            guard v.kind == .string else { return .failure(FieldProblem("\"\(field.name)\" must be a string, not \(kindName(v.kind))")) }
+    /// Stores one attribute's value (JSON `null`: not given), by its kind; returns the reason
+    /// when it is invalid.
+    static func set(_ attribute: SessionAttribute, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
+                    _ attributes: inout SessionAttributes) throws(JSONSyntaxError) -> String? {
+        let name = attribute.key
+        if v.kind == .null { return nil }
+        func string() throws(JSONSyntaxError) -> Result<String, FieldProblem> {
+            guard v.kind == .string else { return .failure(FieldProblem("\"\(name)\" must be a string, not \(kindName(v.kind))")) }
             return .success(try JSONScanner.string(b, v))
         }
-        switch field {
-        case .type: return nil
-        case .t, .x, .y:
-            switch number() {
-            case .failure(let r): return r.reason
-            case .success(let d):
-                if field == .t { values.t = d } else if field == .x { values.x = d } else { values.y = d }
-            }
-        case .session:
-            guard v.kind == .string else { return "\"session\" must be a string, not \(kindName(v.kind))" }
-            switch FieldCheck.session(try JSONScanner.string(b, v)) {
-            case .failure(let r): return r.reason
-            case .success(let s): values.session = s
-            }
-        case .phase:
-            guard v.kind == .string else { return "\"phase\" must be a string, not \(kindName(v.kind))" }
-            switch FieldCheck.phase(try JSONScanner.string(b, v)) {
-            case .failure(let r): return r.reason
-            case .success(let p): values.phase = p
-            }
+        let value: Result<AttributeValue, FieldProblem>
+        switch attribute.kind {
+        case .text:
+            value = try string().map(AttributeValue.text)
         case .frame:
-            if v.kind == .null { return nil }
-            guard v.kind == .array else { return "\"frame\" must be [x, y, width, height], not \(kindName(v.kind))" }
+            guard v.kind == .array else { return "\"\(name)\" must be [x, y, width, height], not \(kindName(v.kind))" }
             let elements = try JSONScanner.elements(of: b, in: v)
             guard elements.allSatisfy({ $0.kind == .number || $0.kind == .nonFinite }) else {
-                return "\"frame\" must be [x, y, width, height], 4 numbers"
+                return "\"\(name)\" must be [x, y, width, height], 4 numbers"
             }
-            switch FieldCheck.frame(elements.map(\.number)) {
-            case .failure(let r): return r.reason
-            case .success(let r): values.attributes.frame = r
-            }
+            value = FieldCheck.frame(elements.map(\.number), name: name).map(AttributeValue.frame)
         case .container:
-            if v.kind == .null { return nil }
-            switch ContainerJSON.parse(b, v) {
-            case .failure(let r): return r.reason
-            case .success(let c): values.attributes.container = c
-            }
+            value = ContainerJSON.parse(b, v).map(AttributeValue.container)
         case .scrollAxis:
-            switch try string() {
-            case .failure(let r): return r.reason
-            case .success(nil): break
-            case .success(let s?):
-                switch FieldCheck.scrollAxis(s) {
-                case .failure(let r): return r.reason
-                case .success(let a): values.attributes.scrollAxis = a
-                }
-            }
-        case .config, .variant, .control, .user, .device, .appVersion, .screen:
-            switch try string() {
-            case .failure(let r): return r.reason
-            case .success(let s):
-                switch field {
-                case .config: values.attributes.config = s
-                case .variant: values.attributes.variant = s
-                case .control: values.attributes.control = s
-                case .user: values.attributes.user = s
-                case .device: values.attributes.device = s
-                case .appVersion: values.attributes.appVersion = s
-                default: values.attributes.screen = s
-                }
-            }
+            value = try string().flatMap { FieldCheck.scrollAxis($0, name: name) }.map(AttributeValue.scrollAxis)
+        }
+        switch value {
+        case .failure(let r): return r.reason
+        case .success(let v): attributes[value: attribute] = v
         }
         return nil
     }

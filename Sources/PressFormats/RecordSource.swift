@@ -60,9 +60,8 @@ public final class ByteInput {
     private var start = 0
     private var end = 0
     private var atEOF = false
-    /// FNV-1a 64 state over every byte read so far (same parameters as `FNV1a64`, computed here
-    /// in a loop over the raw buffer, which is several times faster than the generic one).
-    private var hashState = FNV1a64.offsetBasis
+    /// FNV-1a 64 over every byte read so far.
+    private var hash = FNV1a64()
     public private(set) var bytesRead = 0
     /// The 1-based number of the last line returned by `nextLine()`.
     public private(set) var lineNumber = 0
@@ -113,18 +112,11 @@ public final class ByteInput {
         atEOF = true
     }
 
-    private func hashBytes(_ b: UnsafeBufferPointer<UInt8>) {
-        var h = hashState
-        for byte in b { h = (h ^ UInt64(byte)) &* FNV1a64.prime }
-        hashState = h
-    }
+    private func hashBytes(_ b: UnsafeBufferPointer<UInt8>) { hash.update(b) }
 
     /// The FNV-1a 64 hash of every byte read so far, as 16 lowercase hex digits (equal to
     /// `FNV1a64.hex` of the same bytes).
-    public var contentHash: String {
-        let s = String(hashState, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    public var contentHash: String { hash.hex }
 
     public convenience init(text: String, name: String) { self.init(bytes: Array(text.utf8), name: name) }
 

@@ -12,7 +12,8 @@ public enum TouchLogFormat: String, CaseIterable, Sendable {
     case csv
 }
 
-/// Writes touch records as NDJSON or CSV lines into a byte buffer.
+/// Writes touch records as NDJSON or CSV lines into a byte buffer: the sample's five fields,
+/// then the session attributes by the field table (`SessionAttribute`), then unknown fields.
 ///
 /// ```swift
 /// var w = TouchLogWriter(format: .csv)
@@ -21,22 +22,39 @@ public enum TouchLogFormat: String, CaseIterable, Sendable {
 /// if w.buffer.count >= 1 << 20 { flush(w.buffer); w.removeAll() }
 /// ```
 ///
-/// Numbers are the shortest text that reads back as the same Double: Swift's `description` for a
-/// `TouchRecord`, exact fixed-point decimals for a `SyntheticSample` (microseconds as seconds with
-/// up to 6 decimals, hundredths of a point with up to 2), whose parse is the same Double as the
-/// sample's `t`, `x`, `y`.
+/// Numbers are the shortest text that reads back as the same Double (`JSONText.number`) for a
+/// `TouchRecord`, exact fixed-point decimals for a `SyntheticSample` (microseconds as seconds
+/// with up to 6 decimals, hundredths of a point with up to 2), whose parse is the same Double as
+/// the sample's `t`, `x`, `y`. A container is written as its name, or for custom parameters as
+/// the object of all four (`Container.storedText`).
 public struct TouchLogWriter: Sendable {
-    /// The CSV header: the five sample columns, then the session attributes.
-    public static let csvHeader = "session,t,phase,x,y,config,variant,control,frame_x,frame_y,frame_w,frame_h,container,scroll_axis,user,screen,app_version"
-
     public let format: TouchLogFormat
+    /// The attributes written first, in this order, and the only ones CSV has columns for. By
+    /// default those a synthetic log gives (`SyntheticSession.attributes`: every attribute but
+    /// `device`). NDJSON also writes any other attribute a record gives, in table order, and its
+    /// unknown fields; CSV has no column for those.
+    public let attributes: [SessionAttribute]
     /// The bytes written so far and not yet removed.
     public private(set) var buffer: [UInt8] = []
+    /// The CSV cells of a row without attributes: one comma per attribute column.
+    private let emptyAttributeCells: [UInt8]
+    /// The attributes after `attributes`, in table order.
+    private let others: [SessionAttribute]
 
     /// A writer with `capacity` bytes reserved (1 MiB by default, the chunk size worth draining).
-    public init(format: TouchLogFormat, capacity: Int = 1 << 20) {
+    public init(format: TouchLogFormat, attributes: [SessionAttribute] = SyntheticSession.attributes,
+                capacity: Int = 1 << 20) {
         self.format = format
+        self.attributes = attributes
+        others = SessionAttribute.allCases.filter { !attributes.contains($0) }
+        emptyAttributeCells = Array(repeating: 0x2C, count: attributes.reduce(0) { $0 + $1.field.columns.count })
         buffer.reserveCapacity(capacity + 4096)
+    }
+
+    /// The CSV header: the five sample columns, then the attributes' columns
+    /// (`session,t,phase,x,y,config,variant,control,frame_x,frame_y,frame_w,frame_h,…` by default).
+    public var csvHeader: String {
+        (["session", "t", "phase", "x", "y"] + attributes.flatMap(\.field.columns)).joined(separator: ",")
     }
 
     /// Empties the buffer, keeping its capacity.
@@ -44,7 +62,7 @@ public struct TouchLogWriter: Sendable {
 
     /// Writes the CSV header line; nothing for NDJSON.
     public mutating func writeHeader() {
-        if format == .csv { raw(Self.csvHeader); byte(0x0A) }
+        if format == .csv { raw(csvHeader); byte(0x0A) }
     }
 
     // MARK: Records
@@ -53,7 +71,7 @@ public struct TouchLogWriter: Sendable {
     /// it is the `began` sample.
     public mutating func append(_ session: SyntheticSession, sample index: Int) {
         let s = session.samples[index]
-        let began = s.phase == .began
+        let attributes = s.phase == .began ? session.attributes : nil
         switch format {
         case .ndjson:
             raw("{\"session\":"); jsonString(session.id)
@@ -61,17 +79,7 @@ public struct TouchLogWriter: Sendable {
             raw(",\"phase\":\""); raw(s.phase.rawValue)
             raw("\",\"x\":"); fixed(s.xHundredths, decimals: 2)
             raw(",\"y\":"); fixed(s.yHundredths, decimals: 2)
-            if began {
-                raw(",\"config\":"); jsonString(session.config)
-                raw(",\"variant\":"); jsonString(session.variant)
-                raw(",\"control\":"); jsonString(session.control)
-                raw(",\"frame\":["); frameNumbers(session.frame, separator: 0x2C); byte(0x5D)
-                raw(",\"container\":"); jsonString(session.container)
-                if let a = session.scrollAxis { raw(",\"scroll_axis\":\""); raw(a.rawValue); byte(0x22) }
-                raw(",\"user\":"); jsonString(session.user)
-                raw(",\"screen\":"); jsonString(session.screen)
-                raw(",\"app_version\":"); jsonString(session.appVersion)
-            }
+            if let attributes { ndjsonAttributes(attributes) }
             raw("}\n")
         case .csv:
             csvField(session.id); byte(0x2C)
@@ -79,27 +87,15 @@ public struct TouchLogWriter: Sendable {
             raw(s.phase.rawValue); byte(0x2C)
             fixed(s.xHundredths, decimals: 2); byte(0x2C)
             fixed(s.yHundredths, decimals: 2)
-            if began {
-                byte(0x2C); csvField(session.config)
-                byte(0x2C); csvField(session.variant)
-                byte(0x2C); csvField(session.control)
-                byte(0x2C); frameNumbers(session.frame, separator: 0x2C)
-                byte(0x2C); csvField(session.container)
-                byte(0x2C); if let a = session.scrollAxis { raw(a.rawValue) }
-                byte(0x2C); csvField(session.user)
-                byte(0x2C); csvField(session.screen)
-                byte(0x2C); csvField(session.appVersion)
-            } else {
-                raw(",,,,,,,,,,,,")
-            }
+            csvAttributes(attributes)
             byte(0x0A)
         }
     }
 
-    /// Appends any touch record with the attributes it carries (a `device` and unknown `extra`
-    /// fields only in NDJSON: the CSV header has no column for them).
+    /// Appends any touch record with the attributes it carries.
     public mutating func append(_ record: TouchRecord) {
-        let s = record.sample, a = record.attributes
+        let s = record.sample
+        let attributes = record.hasAttributes ? record.attributes : nil
         switch format {
         case .ndjson:
             raw("{\"session\":"); jsonString(record.session)
@@ -107,26 +103,7 @@ public struct TouchLogWriter: Sendable {
             raw(",\"phase\":\""); raw(s.phase.rawValue)
             raw("\",\"x\":"); double(s.x)
             raw(",\"y\":"); double(s.y)
-            func text(_ key: String, _ value: String?) {
-                guard let value else { return }
-                raw(",\"" + key + "\":"); jsonString(value)
-            }
-            text("config", a.config); text("variant", a.variant); text("control", a.control)
-            if let f = a.frame {
-                raw(",\"frame\":[")
-                double(f.x); byte(0x2C); double(f.y); byte(0x2C); double(f.width); byte(0x2C); double(f.height)
-                byte(0x5D)
-            }
-            text("container", a.container?.name); text("scroll_axis", a.scrollAxis?.rawValue)
-            text("user", a.user); text("screen", a.screen); text("app_version", a.appVersion)
-            text("device", a.device)
-            if let extra = a.extra {
-                // `extra` is a JSON object's text: splice its members in.
-                let inner = extra.utf8.dropFirst().dropLast()
-                if extra.utf8.first == 0x7B, extra.utf8.last == 0x7D, !inner.allSatisfy({ $0 == 0x20 }) {
-                    byte(0x2C); buffer.append(contentsOf: inner)
-                }
-            }
+            if let attributes { ndjsonAttributes(attributes) }
             raw("}\n")
         case .csv:
             csvField(record.session); byte(0x2C)
@@ -134,16 +111,50 @@ public struct TouchLogWriter: Sendable {
             raw(s.phase.rawValue); byte(0x2C)
             double(s.x); byte(0x2C)
             double(s.y)
-            func text(_ value: String?) { byte(0x2C); if let value { csvField(value) } }
-            text(a.config); text(a.variant); text(a.control)
-            if let f = a.frame {
-                byte(0x2C); double(f.x); byte(0x2C); double(f.y); byte(0x2C); double(f.width); byte(0x2C); double(f.height)
-            } else {
-                raw(",,,,")
-            }
-            text(a.container?.name); text(a.scrollAxis?.rawValue)
-            text(a.user); text(a.screen); text(a.appVersion)
+            csvAttributes(attributes)
             byte(0x0A)
+        }
+    }
+
+    // MARK: Attributes, by kind
+
+    /// `,"key":value` for every attribute given (`attributes`' first), then the unknown fields.
+    mutating func ndjsonAttributes(_ a: SessionAttributes) {
+        for attribute in attributes { ndjsonAttribute(attribute, a) }
+        for attribute in others { ndjsonAttribute(attribute, a) }
+        for f in a.extraFields {
+            byte(0x2C); jsonString(f.key); byte(0x3A); raw(f.json)
+        }
+    }
+
+    mutating func ndjsonAttribute(_ attribute: SessionAttribute, _ a: SessionAttributes) {
+        guard let value = a[value: attribute] else { return }
+        byte(0x2C); byte(0x22); raw(attribute.key); raw("\":")
+        switch value {
+        case .text(let s): jsonString(s)
+        case .frame(let f):
+            byte(0x5B); frameNumbers(f, separator: 0x2C); byte(0x5D)
+        case .container(let c):
+            if let name = c.name { jsonString(name) } else { raw(c.storedText) }
+        case .scrollAxis(let axis): jsonString(axis.rawValue)
+        }
+    }
+
+    /// The attribute cells of a CSV row, each after a comma (all empty for nil).
+    mutating func csvAttributes(_ a: SessionAttributes?) {
+        guard let a else { buffer.append(contentsOf: emptyAttributeCells); return }
+        for attribute in attributes {
+            guard let value = a[value: attribute] else {
+                for _ in attribute.field.columns { byte(0x2C) }
+                continue
+            }
+            byte(0x2C)
+            switch value {
+            case .text(let s): csvField(s)
+            case .frame(let f): frameNumbers(f, separator: 0x2C)
+            case .container(let c): csvField(c.storedText)
+            case .scrollAxis(let axis): raw(axis.rawValue)
+            }
         }
     }
 
@@ -160,31 +171,8 @@ public struct TouchLogWriter: Sendable {
         s.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
-    /// A JSON string (RFC 8259 §7): quotes, backslash and control characters escaped.
-    mutating func jsonString(_ s: String) {
-        byte(0x22)
-        var s = s
-        s.withUTF8 { bytes in
-            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                buffer.append(contentsOf: bytes)
-                return
-            }
-            for b in bytes {
-                switch b {
-                case 0x22: buffer.append(0x5C); buffer.append(0x22)
-                case 0x5C: buffer.append(0x5C); buffer.append(0x5C)
-                case 0x0A: buffer.append(0x5C); buffer.append(0x6E)
-                case 0x0D: buffer.append(0x5C); buffer.append(0x72)
-                case 0x09: buffer.append(0x5C); buffer.append(0x74)
-                case ..<0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    buffer.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
-                default: buffer.append(b)
-                }
-            }
-        }
-        byte(0x22)
-    }
+    /// A JSON string (`JSONText.appendString`).
+    @inline(__always) mutating func jsonString(_ s: String) { JSONText.appendString(s, to: &buffer) }
 
     /// A CSV field (RFC 4180 §2): quoted, with quotes doubled, when it holds a comma, a quote, CR or LF.
     mutating func csvField(_ s: String) {
@@ -204,22 +192,7 @@ public struct TouchLogWriter: Sendable {
     }
 
     /// A whole number in decimal.
-    mutating func integer(_ n: Int) {
-        if n < 0 { byte(0x2D) }
-        var m = n.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[count] = 0x30 + UInt8(m % 10)
-                m /= 10
-                count += 1
-            } while m > 0
-            for i in stride(from: count - 1, through: 0, by: -1) { buffer.append(d[i]) }
-        }
-    }
+    @inline(__always) mutating func integer(_ n: Int) { JSONText.appendInteger(Int64(n), to: &buffer) }
 
     /// `value` / 10^`decimals` as a decimal with trailing zeros dropped but at least one decimal
     /// (12034000, 6 → `12.034`; 40200, 2 → `402.0`), the text Swift's `description` gives the
@@ -243,12 +216,8 @@ public struct TouchLogWriter: Sendable {
         integer(fraction)
     }
 
-    /// A Double as Swift's `description`: the shortest text that reads back as the same value
-    /// (JSON-valid for finite values). Whole numbers up to 2⁵³ print without a fraction.
-    mutating func double(_ d: Double) {
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { integer(Int(d)); return }
-        raw(d.description)
-    }
+    /// A Double in its shortest round-trip text (`JSONText.appendNumber`; negative zero as `-0`).
+    @inline(__always) mutating func double(_ d: Double) { JSONText.appendNumber(d, to: &buffer) }
 
     /// The frame's four numbers (whole points print without a fraction).
     mutating func frameNumbers(_ f: Rect, separator: UInt8) {

@@ -11,34 +11,6 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line)" }
 }
 
-/// Attributes that apply to a whole session, usually given on its `began` record. Every field is
-/// optional; `extra` keeps unknown fields as JSON text (`{"k":v,…}` with sorted keys) so nothing
-/// is dropped.
-public struct SessionAttributes: Hashable, Sendable {
-    public var config: String?
-    public var variant: String?
-    public var control: String?
-    /// The control's frame in points, in the same space as the samples.
-    public var frame: Rect?
-    public var container: Container?
-    public var scrollAxis: ScrollAxis?
-    public var user: String?
-    public var device: String?
-    public var appVersion: String?
-    public var screen: String?
-    /// Unknown fields as one JSON object text, or nil when there are none.
-    public var extra: String?
-    public init(config: String? = nil, variant: String? = nil, control: String? = nil, frame: Rect? = nil,
-                container: Container? = nil, scrollAxis: ScrollAxis? = nil, user: String? = nil,
-                device: String? = nil, appVersion: String? = nil, screen: String? = nil, extra: String? = nil) {
-        self.config = config; self.variant = variant; self.control = control; self.frame = frame
-        self.container = container; self.scrollAxis = scrollAxis; self.user = user; self.device = device
-        self.appVersion = appVersion; self.screen = screen; self.extra = extra
-    }
-    /// True when no field is set.
-    public var isEmpty: Bool { self == SessionAttributes() }
-}
-
 /// One touch sample of one session, with any session attributes given on the same line.
 ///
 /// Most records carry no attributes (a log gives them on the `began` record only), so they are

@@ -35,6 +35,13 @@ public struct ComparisonGroup: Sendable, Hashable {
     public init(name: String, sessions: Int) { self.name = name; self.sessions = sessions }
 }
 
+extension SessionEvent {
+    /// The event's column (0 or 1 per session) in the `result_events` and `session_results`
+    /// views, where it is defined (migrations/0003_result_events.sql): `is_` and the raw value
+    /// (`is_unseen_press`).
+    public var column: String { "is_" + rawValue }
+}
+
 // MARK: - Observed mode
 
 /// Reads the arms of an observed comparison from `report_input` (the view `pressdb report` uses:
@@ -79,14 +86,11 @@ public final class ObservedComparisonReader {
     /// Number of stored sessions (to tell an empty database from an empty arm).
     public func storedSessions() throws -> Int { try runner.sessionCount() }
 
-    /// The counts and sums of one arm, computed in SQL.
+    /// The counts and sums of one arm, computed in SQL: the sessions, the sessions with each
+    /// event (its `result_events` column, in `SessionEvent.allCases` order), then n, Σx, Σx² of
+    /// each latency.
     static let summarySQL = """
-        SELECT count(*),
-               coalesce(sum(outcome = 'tap'), 0),
-               coalesce(sum(outcome = 'cancel'), 0),
-               coalesce(sum(outcome = 'scroll_abort'), 0),
-               coalesce(sum(action_fired AND outcome <> 'tap'), 0),
-               coalesce(sum(outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL), 0),
+        SELECT count(*), \(SessionEvent.allCases.map { "coalesce(sum(\($0.column)), 0)" }.joined(separator: ", ")),
                count(feedback_latency_ms), total(feedback_latency_ms), total(feedback_latency_ms * feedback_latency_ms),
                count(action_latency_ms), total(action_latency_ms), total(action_latency_ms * action_latency_ms)
         FROM temp.report_input WHERE grp = ?1
@@ -100,10 +104,14 @@ public final class ObservedComparisonReader {
         guard try s.step(), s.int(0) > 0 else {
             throw ComparisonError.emptyArm(name: name, by: by, available: try groups())
         }
-        let events = ArmEventCounts(sessions: s.int(0), taps: s.int(1), cancels: s.int(2), scrollAborts: s.int(3),
-                                    falseActions: s.int(4), unseenPresses: s.int(5))
-        let feedback = MeanSummary(count: s.int(6), sum: s.double(7), sumOfSquares: s.double(8))
-        let action = MeanSummary(count: s.int(9), sum: s.double(10), sumOfSquares: s.double(11))
+        var count: [SessionEvent: Int] = [:]
+        for (i, e) in SessionEvent.allCases.enumerated() { count[e] = s.int(Int32(1 + i)) }
+        let events = ArmEventCounts(sessions: s.int(0), taps: count[.tap]!, cancels: count[.cancel]!,
+                                    scrollAborts: count[.scrollAbort]!, falseActions: count[.falseAction]!,
+                                    unseenPresses: count[.unseenPress]!)
+        let next = Int32(1 + SessionEvent.allCases.count)
+        let feedback = MeanSummary(count: s.int(next), sum: s.double(next + 1), sumOfSquares: s.double(next + 2))
+        let action = MeanSummary(count: s.int(next + 3), sum: s.double(next + 4), sumOfSquares: s.double(next + 5))
         return ObservedArm(
             name: name, events: events,
             feedbackLatency: LatencySample(summary: feedback, values: try values("feedback_latency_ms", name)),
@@ -147,7 +155,7 @@ public struct PairingSummary: Sendable {
 public final class PairedComparison {
     /// Session columns `--where` may name in paired mode (`config` is the session's own
     /// configuration; outcomes differ between the two replays, so `outcome` is not a filter).
-    public static let filterKeys = ["config", "variant", "control", "screen", "app_version", "user", "device"]
+    public static let filterKeys = SessionAttribute.reportFilters.map(\.key)
 
     public let store: Store
     public let replayer: Replayer
@@ -232,26 +240,14 @@ public final class PairedComparison {
         return summary
     }
 
-    /// The paired sessions' SQL join; `ra` is A's result, `rb` B's.
+    /// The paired sessions' SQL join; `ra` is A's result with its events (`result_events`), `rb` B's.
     private func pairsSQL(_ where_: String, _ values: [SQLValue], select: String, extra: String = "") -> String {
         """
         SELECT \(select) FROM sessions AS s
-        JOIN results AS ra ON ra.session_id = s.id AND ra.config_version = ?\(values.count + 1)
-        JOIN results AS rb ON rb.session_id = s.id AND rb.config_version = ?\(values.count + 2)
+        JOIN result_events AS ra ON ra.session_id = s.id AND ra.config_version = ?\(values.count + 1)
+        JOIN result_events AS rb ON rb.session_id = s.id AND rb.config_version = ?\(values.count + 2)
         WHERE \(where_)\(extra)
         """
-    }
-
-    /// Each event as an SQL truth value over the result alias `r` (same definitions as
-    /// observed mode and the summary report).
-    static func eventSQL(_ event: SessionEvent, _ r: String) -> String {
-        switch event {
-        case .tap: "(\(r).outcome = 'tap')"
-        case .cancel: "(\(r).outcome = 'cancel')"
-        case .scrollAbort: "(\(r).outcome = 'scroll_abort')"
-        case .falseAction: "(\(r).action_fired AND \(r).outcome <> 'tap')"
-        case .unseenPress: "(\(r).outcome <> 'scroll_abort' AND \(r).feedback_latency_ms IS NULL)"
-        }
     }
 
     /// Reads the paired data: the McNemar table of every event (computed in SQL) and the latency
@@ -262,7 +258,7 @@ public final class PairedComparison {
         let versions: [SQLValue] = [.text(control.version), .text(treatment.version)]
         var columns = ["count(*)"]
         for e in SessionEvent.allCases {
-            let a = Self.eventSQL(e, "ra"), b = Self.eventSQL(e, "rb")
+            let a = "ra.\(e.column)", b = "rb.\(e.column)"
             columns += ["coalesce(sum(\(a) AND \(b)), 0)", "coalesce(sum(\(a) AND NOT \(b)), 0)",
                         "coalesce(sum(NOT \(a) AND \(b)), 0)"]
         }

@@ -162,6 +162,32 @@ public final class Database {
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 
+    // MARK: Pragmas
+
+    /// Sets each pragma (`PRAGMA name = value`, in order) after reading its current value, and
+    /// returns the scope that puts them back (`PragmaScope.restore`, in reverse order; also when
+    /// the scope is released). Call outside a transaction: SQLite ignores `foreign_keys` inside
+    /// one.
+    ///
+    ///     let scope = try db.settingPragmas([("cache_size", "-16384"), ("foreign_keys", "OFF")])
+    ///     defer { scope.restore() }
+    ///
+    /// - Throws: `DatabaseError`; pragmas set before the failing one are put back first.
+    public func settingPragmas(_ settings: [(name: String, value: String)]) throws -> PragmaScope {
+        let scope = PragmaScope(database: self)
+        do {
+            for (name, value) in settings {
+                let before = try prepare("PRAGMA \(name)").scalarText() ?? "0"
+                try execute("PRAGMA \(name) = \(value)")
+                scope.saved.append((name, before))
+            }
+        } catch {
+            scope.restore()
+            throw error
+        }
+        return scope
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try begin()
@@ -173,6 +199,24 @@ public final class Database {
             rollback()
             throw error
         }
+    }
+}
+
+/// Pragmas a connection set for a while (`Database.settingPragmas`), and their values before.
+public final class PragmaScope {
+    let database: Database
+    /// (name, value before), in the order they were set.
+    var saved: [(name: String, value: String)] = []
+
+    init(database: Database) { self.database = database }
+
+    deinit { restore() }
+
+    /// Puts every pragma back to its value before, last set first; then does nothing more.
+    /// Never throws (used on error paths); call outside a transaction.
+    public func restore() {
+        for (name, value) in saved.reversed() { try? database.execute("PRAGMA \(name) = \(value)") }
+        saved = []
     }
 }
 

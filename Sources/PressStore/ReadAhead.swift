@@ -1,14 +1,50 @@
-// Reading ahead: a record source parses on its own thread while ingest stores what it has read,
-// so parsing (one core) overlaps SQLite and replay (the other). Only the reader thread touches
-// the source and its input until the reader has finished; only the ingesting thread touches the
-// database. Items arrive in order, in chunks, with the raw bytes of each touch record's line so
-// that a reject found later (by session assembly) still stores the line exactly.
+// Where the ingest loop's items come from: a record source read on the ingesting thread, or on
+// a thread of its own so that parsing (one core) overlaps SQLite and replay (the other). Either
+// way the loop gets the same items in the same order, in batches, each with the raw text of its
+// line for a reject found later (by session assembly).
 import Dispatch
 import PressCore
 import PressFormats
-#if canImport(Glibc)
-import Glibc
-#endif
+
+/// How a batch of items ended.
+enum FeedBatch {
+    /// More items may follow (the loop may commit and check for a stop here).
+    case more
+    /// Nothing arrived within the feed's idle timeout: a batch of no items, more may follow.
+    case idle
+    /// No item follows: the input is read to its end.
+    case end
+}
+
+/// Items to ingest, in input order, a batch at a time.
+protocol RecordFeed {
+    /// Calls `body` with each item of the next batch and a function giving its line's raw text;
+    /// says whether more follow. `bytesRead` is the input's byte count after the batch.
+    /// - Throws: what `body` throws, and `InputError` when the input cannot be read (after the
+    ///   items read before the failure).
+    mutating func nextBatch(_ body: (RecordItem, () -> String) throws -> Void) throws -> FeedBatch
+    /// `ByteInput.bytesRead` after the last batch (for progress).
+    var bytesRead: Int { get }
+}
+
+/// Reads the source on the calling thread: a batch is the next `batchItems` items, each handed
+/// on as soon as it is read (its raw text, when asked for, is the source's `lastRaw`).
+struct InlineFeed<Source: RecordSource>: RecordFeed {
+    /// Items per batch: 4,096 (how often the loop checks for a stop and a due commit).
+    static var batchItems: Int { 4_096 }
+
+    var source: Source
+    let input: ByteInput
+    var bytesRead: Int { input.bytesRead }
+
+    mutating func nextBatch(_ body: (RecordItem, () -> String) throws -> Void) throws -> FeedBatch {
+        for _ in 0..<Self.batchItems {
+            guard let item = try source.next() else { return .end }
+            try body(item, { source.lastRaw })
+        }
+        return .more
+    }
+}
 
 /// Items read ahead, in input order, and what the reader knew when it handed them over.
 struct ReadChunk: @unchecked Sendable {
@@ -38,124 +74,35 @@ struct ReadChunk: @unchecked Sendable {
     }
 }
 
-/// A bounded first-in first-out queue between one producer and one consumer thread (POSIX
-/// mutex and condition variables). `push` waits while it is full unless the queue is closed.
-final class BlockingQueue<Element>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var elements: [Element] = []
-    private var head = 0
-    private let capacity: Int
-    private var closed = false
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        changed.deallocate()
-    }
-
-    /// Appends `e`, waiting for room; returns false (without waiting) once the queue is closed.
-    /// `force` appends even when it is full or closed (the producer's last element).
-    @discardableResult
-    func push(_ e: Element, force: Bool = false) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !force && !closed && elements.count - head >= capacity { pthread_cond_wait(changed, mutex) }
-        if closed && !force { return false }
-        elements.append(e)
-        pthread_cond_broadcast(changed)
-        return true
-    }
-
-    /// The first element, waiting for one.
-    func pop() -> Element {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while elements.count == head { pthread_cond_wait(changed, mutex) }
-        let e = elements[head]
-        head += 1
-        // Drop what was taken (it would stay referenced), without shifting on every pop.
-        if head == elements.count { elements.removeAll(keepingCapacity: true); head = 0 } else if head >= capacity {
-            elements.removeFirst(head)
-            head = 0
-        }
-        pthread_cond_broadcast(changed)
-        return e
-    }
-
-    /// Tells the producer to stop: `push` no longer waits or appends (except `force`).
-    func close() {
-        pthread_mutex_lock(mutex)
-        closed = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
-    }
-
-    var isClosed: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return closed
-    }
-}
-
-/// A closure run on a thread of its own. The work it captures is only ever touched by that
-/// thread until it signals that it has finished (the callers' contract above).
+/// Runs `source.next()` on a thread of its own, handing items over in chunks through a
+/// `BlockingQueue`. Only the reader thread touches the source and its input until it has
+/// finished; a batch is one chunk.
 ///
-/// A POSIX thread rather than a Dispatch queue: both workers block in `pthread_cond_wait`, and a
-/// global Dispatch queue runs at most one work item per core at once, so on a one-core machine
-/// the second worker would never start while the first waits for the ingesting thread, which
-/// waits for the second.
-struct ThreadWork: @unchecked Sendable {
-    let run: () -> Void
-
-    /// Starts `run` on a new detached thread.
-    func start() {
-        let context = Unmanaged.passRetained(Box(self)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.work.run()
-            return nil
-        }, context)
-        precondition(rc == 0, "pthread_create failed (\(rc))")
-        pthread_detach(thread)
-    }
-
-    private final class Box {
-        let work: ThreadWork
-        init(_ work: ThreadWork) { self.work = work }
-    }
-}
-
-/// Runs `source.next()` on a thread of its own, handing items over in chunks.
-///
-///     let ahead = ReadAhead(source, input: input)
-///     while true { let c = ahead.next(); …; if c.isLast { break } }
-///     source = ahead.finish()
-final class ReadAhead<Source: RawLineSource>: @unchecked Sendable {
+///     var feed = ReadAheadFeed(source, input: input)
+///     while try feed.nextBatch({ item, raw in … }) != .end {}
+///     source = feed.finish()
+final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendable {
     /// Items per chunk: small enough that the consumer starts at once, large enough that the
     /// hand-over (a lock and a wake-up) costs nothing per item.
     static var chunkItems: Int { 2_048 }
     /// Chunks read ahead at most (memory stays flat: a few MB).
     static var chunksAhead: Int { 8 }
 
+    /// How long `nextBatch` waits for a chunk before it returns `.idle`; nil: for ever. (A stalled
+    /// pipe then still gives the loop its batch boundaries: commits on time, a stop request.)
+    let idleTimeout: Duration?
     /// Touched by the reader thread only, until `finished` is signalled.
     private var source: Source
     private let input: ByteInput
-    private let queue = BlockingQueue<ReadChunk>(capacity: ReadAhead.chunksAhead)
+    private let queue = BlockingQueue<ReadChunk>(capacity: ReadAheadFeed.chunksAhead)
     private let finished = DispatchSemaphore(value: 0)
     private var sawLast = false
+    private(set) var bytesRead = 0
 
-    init(_ source: Source, input: ByteInput) {
+    init(_ source: Source, input: ByteInput, idleTimeout: Duration? = nil) {
         self.source = source
         self.input = input
+        self.idleTimeout = idleTimeout
         ThreadWork { self.read() }.start()
     }
 
@@ -183,11 +130,13 @@ final class ReadAhead<Source: RawLineSource>: @unchecked Sendable {
         finished.signal()
     }
 
-    /// The next chunk, waiting for it. Do not call again after a chunk with `isLast`.
-    func next() -> ReadChunk {
-        let c = queue.pop()
-        if c.isLast { sawLast = true }
-        return c
+    func nextBatch(_ body: (RecordItem, () -> String) throws -> Void) throws -> FeedBatch {
+        guard let chunk = queue.pop(timeout: idleTimeout) else { return .idle }
+        if chunk.isLast { sawLast = true }
+        for i in chunk.items.indices { try body(chunk.items[i], { chunk.rawText(i) }) }
+        bytesRead = chunk.bytesRead
+        if let error = chunk.error { throw error }
+        return chunk.isLast ? .end : .more
     }
 
     /// Stops the reader (when the consumer gives up early), waits for its thread to end, and
@@ -195,111 +144,10 @@ final class ReadAhead<Source: RawLineSource>: @unchecked Sendable {
     func finish() -> Source {
         if !sawLast {
             queue.close()
-            while !queue.pop().isLast {}
+            while let c = queue.pop(), !c.isLast {}
             sawLast = true
         }
         finished.wait()
         return source
-    }
-}
-
-/// One stored session to replay on the worker: everything `Replay.session` needs, by value.
-struct ReplayJob: Sendable {
-    var id: Int64
-    var samples: [TouchSample]
-    var frame: Rect?
-    var container: Container
-    var scrollAxis: ScrollAxis
-    var configuration: PressConfiguration
-    var version: String
-}
-
-/// Replays stored sessions on a thread of its own (pure work: no database), handing the result
-/// rows back in submission order. The ingesting thread submits jobs and takes rows.
-final class ReplayWorker: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var jobs: [[ReplayJob]] = []
-    /// Rows done, in submission order; nil for a session that cannot be replayed.
-    private var rows: [ResultRow?] = []
-    /// Jobs submitted and not yet taken back as rows.
-    private var outstanding = 0
-    private var stopping = false
-    private let stopped = DispatchSemaphore(value: 0)
-    private let display: Display
-
-    init(display: Display) {
-        self.display = display
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
-        ThreadWork { self.work() }.start()
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        changed.deallocate()
-    }
-
-    /// Queues `batch` for replay.
-    func submit(_ batch: [ReplayJob]) {
-        guard !batch.isEmpty else { return }
-        pthread_mutex_lock(mutex)
-        jobs.append(batch)
-        outstanding += batch.count
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
-    }
-
-    /// The rows finished so far (`all`: waits until every submitted job is finished), in
-    /// submission order; nil marks a session that cannot be replayed.
-    func take(all: Bool) -> [ResultRow?] {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while all && rows.count < outstanding { pthread_cond_wait(changed, mutex) }
-        let done = rows
-        rows.removeAll(keepingCapacity: true)
-        outstanding -= done.count
-        return done
-    }
-
-    /// Ends the worker thread (after the jobs already queued) and waits for it.
-    func stop() {
-        pthread_mutex_lock(mutex)
-        stopping = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
-        stopped.wait()
-    }
-
-    private func work() {
-        while true {
-            pthread_mutex_lock(mutex)
-            while jobs.isEmpty && !stopping { pthread_cond_wait(changed, mutex) }
-            if jobs.isEmpty { pthread_mutex_unlock(mutex); break }
-            let batch = jobs.removeFirst()
-            pthread_mutex_unlock(mutex)
-            var done: [ResultRow?] = []
-            done.reserveCapacity(batch.count)
-            for job in batch { done.append(Self.row(job, display: display)) }
-            pthread_mutex_lock(mutex)
-            rows.append(contentsOf: done)
-            pthread_cond_broadcast(changed)
-            pthread_mutex_unlock(mutex)
-        }
-        stopped.signal()
-    }
-
-    /// The result row of one job: `Replayer.result(id:samples:attributes:…)` on values.
-    static func row(_ j: ReplayJob, display: Display) -> ResultRow? {
-        guard let r = try? Replay.session(j.samples, frame: j.frame, container: j.container, scrollAxis: j.scrollAxis,
-                                          configuration: j.configuration, display: display) else { return nil }
-        return ResultRow(sessionID: j.id, config: j.configuration.name, configVersion: j.version,
-                         counterfactual: false, outcome: r.outcome.rawValue,
-                         cancelReason: r.cancelReason?.rawValue, actionFired: r.actionFired,
-                         feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
-                         durationMs: r.durationMs, maxTravelPt: r.maxTravelPt, pressDepth: r.pressDepth,
-                         releaseJumpPt: r.releaseJumpPt)
     }
 }

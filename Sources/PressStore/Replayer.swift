@@ -7,9 +7,10 @@ import PressFormats
 public struct ReplayOptions: Sendable {
     /// The display frames are sampled on (60 Hz, 3 px/pt by default).
     public var display: Display
-    /// The configuration of sessions that name none (`--config`, default `spring-press`).
+    /// The configuration of sessions that name none (`--config`, default
+    /// `Replay.defaultConfiguration`, `spring-press`).
     public var defaultConfig: String
-    /// The container of sessions that name none: `none`.
+    /// The container of sessions that name none (default `Replay.defaultContainer`, `none`).
     public var defaultContainer: Container
     /// Result rows per transaction.
     public var batchSize: Int
@@ -20,8 +21,8 @@ public struct ReplayOptions: Sendable {
     /// default (60 Hz, 3 px/pt): `results` holds one row per session and configuration version,
     /// measured on the default display, and a report must not mix displays.
     public var storesResults = true
-    public init(display: Display = Display(), defaultConfig: String = PressConfiguration.springPress.name,
-                defaultContainer: Container = .none, batchSize: Int = 5_000) {
+    public init(display: Display = Display(), defaultConfig: String = Replay.defaultConfiguration.name,
+                defaultContainer: Container = Replay.defaultContainer, batchSize: Int = 5_000) {
         self.display = display; self.defaultConfig = defaultConfig
         self.defaultContainer = defaultContainer; self.batchSize = batchSize
     }
@@ -64,30 +65,20 @@ public final class Replayer {
     ///   measured (e.g. a zero-sized frame).
     public func result(of session: StoredSession, under configuration: PressConfiguration,
                        counterfactual: Bool) throws -> ResultRow {
-        try result(of: session, under: configuration, version: configuration.version, counterfactual: counterfactual)
-    }
-
-    /// `result(of:under:counterfactual:)` with the configuration's `version` computed by the
-    /// caller once (it hashes the canonical JSON: far more work than replaying one session).
-    func result(of session: StoredSession, under configuration: PressConfiguration, version: String,
-                counterfactual: Bool) throws -> ResultRow {
-        try result(id: session.id, samples: session.samples, attributes: session.attributes,
-                   under: configuration, version: version, counterfactual: counterfactual)
+        try Replayer.row(id: session.id, samples: session.samples, attributes: session.attributes,
+                         under: configuration, counterfactual: counterfactual, options: options)
     }
 
     /// The result row of session `id` from its samples and attributes as stored (ingest replays
-    /// the sessions it stores from memory, without reading them back).
-    func result(id: Int64, samples: [TouchSample], attributes a: SessionAttributes,
-                under configuration: PressConfiguration, version: String, counterfactual: Bool) throws -> ResultRow {
-        let r = try Replay.session(samples, frame: a.frame, container: a.container ?? options.defaultContainer,
-                                   scrollAxis: a.scrollAxis ?? .vertical, configuration: configuration,
-                                   display: options.display)
-        return ResultRow(sessionID: id, config: configuration.name, configVersion: version,
-                         counterfactual: counterfactual, outcome: r.outcome.rawValue,
-                         cancelReason: r.cancelReason?.rawValue, actionFired: r.actionFired,
-                         feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
-                         durationMs: r.durationMs, maxTravelPt: r.maxTravelPt, pressDepth: r.pressDepth,
-                         releaseJumpPt: r.releaseJumpPt)
+    /// the sessions it stores from memory, without reading them back, through this too): its
+    /// frame, its container or `options.defaultContainer`, its scroll axis or
+    /// `Replay.defaultScrollAxis`, on `options.display`.
+    /// - Throws: `AnimationParameterError` (see `result(of:under:counterfactual:)`).
+    static func row(id: Int64, samples: [TouchSample], attributes: SessionAttributes, under configuration: PressConfiguration,
+                    counterfactual: Bool, options: ReplayOptions) throws -> ResultRow {
+        let r = try Replay.session(samples, attributes: attributes, defaultContainer: options.defaultContainer,
+                                   configuration: configuration, display: options.display)
+        return ResultRow(sessionID: id, configuration: configuration, counterfactual: counterfactual, result: r)
     }
 
     /// Replays every session that has no result for the current version of its own
@@ -109,12 +100,11 @@ public final class Replayer {
                 summary.unknownConfigs[name, default: 0] += Int(try n.scalarInt() ?? 0)
                 continue
             }
-            let chosen = Chosen(configuration)
             // Usually nothing is missing (ingest replays what it stores): found through the
             // config index and the results key, without reading any session.
-            guard try anyMissing(name, version: chosen.version) else { continue }
-            filter.withoutResultForConfigVersion = chosen.version
-            try run(filter, &summary, each) { _ in (chosen, false) }
+            guard try anyMissing(name, version: configuration.version) else { continue }
+            filter.withoutResultForConfigVersion = configuration.version
+            try run(filter, &summary, each) { _ in (configuration, false) }
         }
         return summary
     }
@@ -142,36 +132,24 @@ public final class Replayer {
         var summary = ReplaySummary()
         var f = filter
         f.defaultConfig = options.defaultConfig
-        let target = configuration.map(Chosen.init)
-        // Each name resolved (and its version hashed) once, not once per session.
-        var resolved: [String: Chosen?] = [:]
-        func own(_ name: String) -> Chosen? {
-            if let c = resolved[name] { return c }
-            let c = catalog.resolve(name).map(Chosen.init)
-            resolved[name] = c
-            return c
-        }
+        // Each name resolved once, not once per session.
+        var resolved: [String: PressConfiguration?] = [:]
         try run(f, &summary, each) { session in
-            let ownConfiguration = own(self.configurationName(of: session))
-            if let target { return (target, ownConfiguration?.version != target.version) }
-            return ownConfiguration.map { ($0, false) }
+            let name = self.configurationName(of: session)
+            let own: PressConfiguration?
+            if let known = resolved[name] { own = known } else {
+                own = self.catalog.resolve(name)
+                resolved[name] = own
+            }
+            if let configuration { return (configuration, own?.version != configuration.version) }
+            return own.map { ($0, false) }
         }
         return summary
     }
 
-    /// A configuration with its version computed once.
-    struct Chosen {
-        let configuration: PressConfiguration
-        let version: String
-        init(_ configuration: PressConfiguration) {
-            self.configuration = configuration
-            version = configuration.version
-        }
-    }
-
     private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary,
                      _ each: ((StoredSession, ResultRow) -> Void)?,
-                     choose: (StoredSession) -> (Chosen, Bool)?) throws {
+                     choose: (StoredSession) -> (PressConfiguration, Bool)?) throws {
         // Sessions are read a page at a time and the cursor is closed before the page's results
         // are written: a read kept open across a write would pin an old snapshot, and in WAL
         // mode upgrading it to write fails at once (SQLITE_BUSY_SNAPSHOT, no busy wait) as soon
@@ -188,13 +166,12 @@ public final class Replayer {
             guard let last = sessions.last else { break }
             page.afterID = last.id
             for session in sessions {
-                guard let (chosen, counterfactual) = choose(session) else {
+                guard let (configuration, counterfactual) = choose(session) else {
                     summary.unknownConfigs[configurationName(of: session), default: 0] += 1
                     continue
                 }
                 do {
-                    let row = try result(of: session, under: chosen.configuration, version: chosen.version,
-                                         counterfactual: counterfactual)
+                    let row = try result(of: session, under: configuration, counterfactual: counterfactual)
                     batch.append(row)
                     each?(session, row)
                 } catch {

@@ -2,6 +2,7 @@
 // connection that also refuses ATTACH, PRAGMA and anything that writes.
 import CSQLite
 import PressCore
+import PressStats
 
 /// A report definition: a name and one SQL SELECT whose first line is `-- description`.
 public struct ReportDefinition: Sendable, Hashable {
@@ -29,10 +30,10 @@ public struct ReportDefinition: Sendable, Hashable {
 
 /// What the command line asks a report to look at. Every value is bound as a parameter.
 public struct ReportFilter: Sendable, Hashable {
-    /// Grouping column: config, variant, control, screen or app_version.
+    /// Grouping column: one of `groupings` (config, variant, control, screen or app_version).
     public var by: String = "config"
-    /// Equality filters on session_results columns (config, variant, control, screen,
-    /// app_version, user, device, outcome).
+    /// Equality filters on session_results columns: keys from `filterKeys` (config, variant,
+    /// control, screen, app_version, user, device, outcome).
     public var equals: [String: String] = [:]
     /// Touch-down time bounds, in the log's seconds.
     public var since: Double?
@@ -42,8 +43,10 @@ public struct ReportFilter: Sendable, Hashable {
     public var replayedAs: String?
     public init() {}
 
-    public static let groupings = ["config", "variant", "control", "screen", "app_version"]
-    public static let filterKeys = ["config", "variant", "control", "screen", "app_version", "user", "device", "outcome"]
+    /// The `--by` keys: the attributes the field table makes report groupings.
+    public static let groupings = SessionAttribute.reportGroupings.map(\.key)
+    /// The `--where` keys: the attributes the field table makes report filters, and `outcome`.
+    public static let filterKeys = SessionAttribute.reportFilters.map(\.key) + ["outcome"]
 }
 
 /// Errors a report reports.
@@ -127,9 +130,7 @@ public final class ReportRunner {
         try db.execute("""
             CREATE TEMP VIEW report_input AS
             SELECT r.*,
-                   CASE \(p("by")) WHEN 'config' THEN r.config WHEN 'variant' THEN r.variant
-                        WHEN 'control' THEN r.control WHEN 'screen' THEN r.screen
-                        WHEN 'app_version' THEN r.app_version END AS grp,
+                   CASE \(p("by")) \(ReportFilter.groupings.map { "WHEN '\($0)' THEN r.\($0)" }.joined(separator: " ")) END AS grp,
                    CASE WHEN \(p("by")) = 'config' AND r.variant IS NOT r.config THEN r.variant END AS arm
             FROM main.session_results AS r
             JOIN temp.current_configs AS c ON c.name = r.config AND c.version = r.config_version
@@ -235,9 +236,9 @@ public final class ReportRunner {
 // MARK: Read helpers for charts (HTML reports)
 
 /// One report group's feedback latencies, for an ECDF: every non-NULL `feedback_latency_ms`
-/// of the group, and its unseen presses (sessions the control received — every outcome but a
-/// scroll-abort — whose animation never moved the edge by one device pixel), as the summary
-/// report counts them (`reports/summary.sql`, `unseen_presses`).
+/// of the group, and its unseen presses (`is_unseen_press`: sessions the control received —
+/// every outcome but a scroll-abort — whose animation never moved the edge by one device
+/// pixel), as the summary report counts them (`reports/summary.sql`, `unseen_presses`).
 public struct GroupFeedbackLatencies: Sendable, Equatable {
     /// The `grp` value (the `--by` column); nil when the sessions have none.
     public var group: String?
@@ -276,7 +277,7 @@ extension ReportRunner {
     /// - Throws: `DatabaseError`.
     public func feedbackLatencies() throws -> [GroupFeedbackLatencies] {
         let s = try db.prepare("""
-            SELECT grp, arm, feedback_latency_ms, outcome <> 'scroll_abort' AND feedback_latency_ms IS NULL
+            SELECT grp, arm, feedback_latency_ms, \(SessionEvent.unseenPress.column)
             FROM temp.report_input ORDER BY grp, arm, feedback_latency_ms
             """)
         var out: [GroupFeedbackLatencies] = []
@@ -296,7 +297,7 @@ extension ReportRunner {
     public func configurationUsage() throws -> [ConfigurationUsage] {
         var out: [ConfigurationUsage] = []
         let medians = try db.prepare("""
-            SELECT config, percentile(CASE WHEN outcome = 'tap' THEN duration_ms END, 0.5), percentile(duration_ms, 0.5)
+            SELECT config, percentile(CASE WHEN \(SessionEvent.tap.column) THEN duration_ms END, 0.5), percentile(duration_ms, 0.5)
             FROM temp.report_input GROUP BY config ORDER BY config
             """)
         while try medians.step() {

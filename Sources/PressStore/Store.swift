@@ -3,9 +3,6 @@
 // replay). Prepared statements are made once per connection and reused.
 import PressCore
 import PressFormats
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where a record came from: the `sources` row of its input and its 1-based line.
 public struct Origin: Hashable, Sendable {
@@ -54,33 +51,27 @@ public struct SessionFilter: Sendable, Hashable {
     }
 }
 
-/// One row of `results` (the shared contract in HELPERS.md): one session replayed under one
-/// configuration version. Times in milliseconds, distances in points.
+/// One row of `results`: one session replayed under one configuration version. The figures are
+/// PressCore's `SessionResult` (milliseconds and points), stored as they are.
 public struct ResultRow: Hashable, Sendable {
+    /// `sessions.id`.
     public var sessionID: Int64
+    /// The configuration's name and version (`PressConfiguration.version`).
     public var config: String
     public var configVersion: String
     /// False: the session's own configuration; true: replayed "as" another one.
     public var counterfactual: Bool
-    /// `tap`, `cancel` or `scroll_abort`.
-    public var outcome: String
-    /// `drag_exit`, `system`, `safe_area`, or nil (taps and scroll-aborts).
-    public var cancelReason: String?
-    public var actionFired: Bool
-    public var feedbackLatencyMs: Double?
-    public var actionLatencyMs: Double?
-    public var durationMs: Double
-    public var maxTravelPt: Double
-    public var pressDepth: Double
-    public var releaseJumpPt: Double
-    public init(sessionID: Int64, config: String, configVersion: String, counterfactual: Bool, outcome: String,
-                cancelReason: String?, actionFired: Bool, feedbackLatencyMs: Double?, actionLatencyMs: Double?,
-                durationMs: Double, maxTravelPt: Double, pressDepth: Double, releaseJumpPt: Double) {
+    public var result: SessionResult
+
+    public init(sessionID: Int64, config: String, configVersion: String, counterfactual: Bool, result: SessionResult) {
         self.sessionID = sessionID; self.config = config; self.configVersion = configVersion
-        self.counterfactual = counterfactual; self.outcome = outcome; self.cancelReason = cancelReason
-        self.actionFired = actionFired; self.feedbackLatencyMs = feedbackLatencyMs
-        self.actionLatencyMs = actionLatencyMs; self.durationMs = durationMs; self.maxTravelPt = maxTravelPt
-        self.pressDepth = pressDepth; self.releaseJumpPt = releaseJumpPt
+        self.counterfactual = counterfactual; self.result = result
+    }
+
+    /// The row of session `sessionID` replayed under `configuration`.
+    public init(sessionID: Int64, configuration: PressConfiguration, counterfactual: Bool, result: SessionResult) {
+        self.init(sessionID: sessionID, config: configuration.name, configVersion: configuration.version,
+                  counterfactual: counterfactual, result: result)
     }
 }
 
@@ -95,36 +86,7 @@ public final class Store {
 
     public init(database: Database) {
         db = database
-        _ = Store.allocatorTuned
     }
-
-    /// glibc's malloc gives memory back to the system (`brk`) whenever the free space at the top
-    /// of the heap exceeds its trim threshold (128 KiB by default, adjusted as it goes). SQLite
-    /// opens a small temporary B-tree for each `CHECK (x IN (…))` constraint of every row it
-    /// inserts (`sessions.end_phase`, `sessions.scroll_axis`, `results.outcome`, …) and frees it
-    /// at the end of the statement; when those blocks sit at the top of the heap, every row costs
-    /// a pair of `brk` calls and fresh zeroed pages. Measured on `pressdb replay --as` of 100,000
-    /// sessions: 200,000 `brk` calls, 3.5 s of 5.3 s in the kernel; the time varied 1.3–5.9 s with
-    /// nothing but the environment's size (the heap's layout) changing. A fixed 64 MiB threshold
-    /// keeps the freed blocks for reuse; peak memory is unchanged (only freed memory is kept).
-    /// Process-wide, set once, by the first `Store`.
-    /// (`mallopt` is looked up with `dlsym` because Swift's Glibc module does not import
-    /// `<malloc.h>`; elsewhere, or when it is missing, nothing is changed.)
-    static let allocatorTuned: Bool = {
-        #if canImport(Glibc)
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return false }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        return mallopt(Store.mallocTrimThresholdParameter, Store.trimThresholdBytes) == 1
-        #else
-        return false
-        #endif
-    }()
-
-    /// glibc's `M_TRIM_THRESHOLD` parameter number (`<malloc.h>`: `#define M_TRIM_THRESHOLD -1`).
-    static let mallocTrimThresholdParameter: Int32 = -1
-    /// The trim threshold `allocatorTuned` sets: 64 MiB.
-    static let trimThresholdBytes: Int32 = 64 << 20
 
     /// Opens (creating and migrating) the database at `path` for writing.
     public static func open(path: String) throws -> Store { Store(database: try Schema.open(path: path)) }
@@ -151,48 +113,66 @@ public final class Store {
         return s
     }
 
-    // MARK: Attribute columns (same order in sessions and pending)
+    // MARK: Attribute columns (the field table's, same names in sessions and pending)
 
-    static let attributeColumns = "config, variant, control, frame_x, frame_y, frame_w, frame_h, container, scroll_axis, "
-        + "user, device, app_version, screen, extra"
-    static let attributeCount: Int32 = 14
+    /// The attribute columns, in table order (`SessionAttribute.columns`), then `extra`.
+    static let attributeColumns = (SessionAttribute.columns + ["extra"]).joined(separator: ", ")
+    /// How many parameters `bindAttributes` binds (and columns `readAttributes` reads).
+    static let attributeCount = Int32(SessionAttribute.columns.count + 1)
 
-    /// Binds `a` to parameters `first`, `first + 1`, … in `attributeColumns` order. `variant`
-    /// is bound as `variant` (the caller decides the default).
+    /// Binds `a` to parameters `first`, `first + 1`, … in `attributeColumns` order, each value by
+    /// its kind (text as text, a frame as four reals, a container as `Container.storedText`, a
+    /// scroll axis as its raw value; NULL when not given). `variant` is bound as `variant` (the
+    /// caller decides the default).
     static func bindAttributes(_ s: Statement, _ first: Int32, _ a: SessionAttributes, variant: String?) {
-        s.bind(first, a.config)
-        s.bind(first + 1, variant)
-        s.bind(first + 2, a.control)
-        s.bind(first + 3, a.frame?.x)
-        s.bind(first + 4, a.frame?.y)
-        s.bind(first + 5, a.frame?.width)
-        s.bind(first + 6, a.frame?.height)
-        s.bind(first + 7, a.container.map(ContainerJSON.storedText))
-        s.bind(first + 8, a.scrollAxis?.rawValue)
-        s.bind(first + 9, a.user)
-        s.bind(first + 10, a.device)
-        s.bind(first + 11, a.appVersion)
-        s.bind(first + 12, a.screen)
-        s.bind(first + 13, a.extra)
+        var p = first
+        for attribute in SessionAttribute.ordered {
+            let value = attribute == .variant ? variant.map(AttributeValue.text) : a[value: attribute]
+            let kind = attribute.kind
+            switch kind {
+            case .text:
+                if case .text(let text)? = value { s.bind(p, text) } else { s.bindNull(p) }
+            case .frame:
+                if case .frame(let f)? = value {
+                    s.bind(p, f.x); s.bind(p + 1, f.y); s.bind(p + 2, f.width); s.bind(p + 3, f.height)
+                } else {
+                    for k in 0..<4 { s.bindNull(p + Int32(k)) }
+                }
+            case .container:
+                if case .container(let c)? = value { s.bind(p, c.storedText) } else { s.bindNull(p) }
+            case .scrollAxis:
+                if case .scrollAxis(let axis)? = value { s.bind(p, axis.rawValue) } else { s.bindNull(p) }
+            }
+            p += Int32(kind.columnCount)
+        }
+        s.bind(p, a.extra)
     }
 
     /// Reads attributes from columns `first`, … in `attributeColumns` order; `variant` as stored.
+    /// A value that does not read back (a frame with a NULL part, an unknown container or axis
+    /// text) is left unset.
     static func readAttributes(_ s: Statement, _ first: Int32) -> SessionAttributes {
-        var a = SessionAttributes()
-        a.config = s.optionalText(first)
-        a.variant = s.optionalText(first + 1)
-        a.control = s.optionalText(first + 2)
-        if let x = s.optionalDouble(first + 3), let y = s.optionalDouble(first + 4),
-           let w = s.optionalDouble(first + 5), let h = s.optionalDouble(first + 6) {
-            a.frame = Rect(x: x, y: y, width: w, height: h)
+        var values = [AttributeValue?](repeating: nil, count: SessionAttribute.ordered.count)
+        var p = first
+        for attribute in SessionAttribute.ordered {
+            let kind = attribute.kind
+            switch kind {
+            case .text:
+                values[attribute.rawValue] = s.optionalText(p).map(AttributeValue.text)
+            case .frame:
+                if let x = s.optionalDouble(p), let y = s.optionalDouble(p + 1),
+                   let w = s.optionalDouble(p + 2), let h = s.optionalDouble(p + 3) {
+                    values[attribute.rawValue] = .frame(Rect(x: x, y: y, width: w, height: h))
+                }
+            case .container:
+                values[attribute.rawValue] = s.optionalText(p).flatMap(ContainerJSON.fromStoredText).map(AttributeValue.container)
+            case .scrollAxis:
+                values[attribute.rawValue] = s.optionalText(p).flatMap(ScrollAxis.init(rawValue:)).map(AttributeValue.scrollAxis)
+            }
+            p += Int32(kind.columnCount)
         }
-        a.container = s.optionalText(first + 7).flatMap(ContainerJSON.fromStoredText)
-        a.scrollAxis = s.optionalText(first + 8).flatMap(ScrollAxis.init(rawValue:))
-        a.user = s.optionalText(first + 9)
-        a.device = s.optionalText(first + 10)
-        a.appVersion = s.optionalText(first + 11)
-        a.screen = s.optionalText(first + 12)
-        a.extra = s.optionalText(first + 13)
+        var a = SessionAttributes(values: values)
+        if let extra = s.optionalText(p) { a.setExtraFields(SessionAttributes.extraFields(ofStoredText: extra)) }
         return a
     }
 
@@ -239,35 +219,25 @@ public final class Store {
 
     // MARK: Sessions
 
-    /// What storing a complete session did.
-    public enum InsertOutcome: Hashable, Sendable {
-        /// Stored as a new row with this id.
-        case inserted(Int64)
-        /// The id was already stored with identical samples: nothing changed.
-        case duplicate(Int64)
-        /// The id was already stored with different samples: nothing changed.
-        case conflict(Int64)
-    }
-
     /// Stores a complete session unless its id is already stored. `variant` is stored as given,
     /// else the config name (`variant_given` = 0).
+    /// - Returns: the new row's `sessions.id`, or nil when a session of this id is stored already
+    ///   (nothing changed; `storedSamples` gives its samples to compare).
     /// - Precondition: the session has at least one sample and ends with `ended` or `cancelled`.
-    public func insertSession(_ s: AssembledSession) throws -> InsertOutcome {
-        let blob = SampleCodec.encode(s.samples)
+    public func insertSession(_ s: AssembledSession) throws -> Int64? {
         let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
                                  source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), ingested_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25,
-                    coalesce(?26, \(Store.nowTimestamp)))
+            VALUES (\(Store.parameters(1...(11 + Store.attributeCount))), coalesce(?\(12 + Store.attributeCount), \(Store.nowTimestamp)))
             ON CONFLICT(session) DO NOTHING
             """)
-        st.bind(26, ingestedAt)
+        st.bind(12 + Store.attributeCount, ingestedAt)
         st.bind(1, s.id)
         st.bind(2, s.samples[0].t)
         st.bind(3, s.samples[s.samples.count - 1].t)
         st.bind(4, s.samples.count)
         st.bind(5, s.samples[s.samples.count - 1].phase.rawValue)
-        st.bind(6, blob: blob)
+        st.bind(6, blob: SampleCodec.encode(s.samples))
         st.bind(7, s.meta.variant != nil)
         st.bind(8, s.first.sourceID)
         st.bind(9, s.first.line)
@@ -275,12 +245,11 @@ public final class Store {
         st.bind(11, s.last.line)
         Store.bindAttributes(st, 12, s.meta, variant: s.meta.variant ?? s.meta.config)
         try st.run()
-        if db.changes == 1 { return .inserted(db.lastInsertRowID) }
-        guard let stored = try storedSamples(session: s.id) else {
-            throw DatabaseError(code: 0, message: "session \(s.id) neither inserted nor found")
-        }
-        return stored.blob == blob ? .duplicate(stored.id) : .conflict(stored.id)
+        return db.changes == 1 ? db.lastInsertRowID : nil
     }
+
+    /// `?1, ?2, …` for the parameters `range`.
+    static func parameters(_ range: ClosedRange<Int32>) -> String { range.map { "?\($0)" }.joined(separator: ", ") }
 
     /// The schema's default for `ingested_at`: the current UTC time, e.g. `2026-11-29T17:06:01.250Z`.
     static let nowTimestamp = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -296,13 +265,14 @@ public final class Store {
         ingestedAt = try cached("SELECT \(Store.nowTimestamp)").scalarText()
     }
 
-    /// The row id and sample BLOB of a stored session, or nil.
-    public func storedSamples(session: String) throws -> (id: Int64, blob: [UInt8])? {
-        let s = try cached("SELECT id, samples FROM sessions WHERE session = ?")
+    /// The samples of the stored (complete) session `session`, exactly as read, or nil.
+    /// - Throws: `DatabaseError`, `SampleCodecError` for a damaged BLOB.
+    public func storedSamples(session: String) throws -> [TouchSample]? {
+        let s = try cached("SELECT samples FROM sessions WHERE session = ?")
         s.bind(1, session)
         defer { s.reset() }
         guard try s.step() else { return nil }
-        return (s.int64(0), s.blob(1))
+        return try s.withBlob(0) { try SampleCodec.decode($0) }
     }
 
     /// Number of stored sessions.
@@ -375,7 +345,7 @@ public final class Store {
         let s = try cached("""
             INSERT OR REPLACE INTO pending(session, sample_count, samples, source_id, first_line, last_source_id, last_line,
                                            \(Store.attributeColumns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            VALUES (\(Store.parameters(1...(7 + Store.attributeCount))))
             """)
         s.bind(1, p.id)
         s.bind(2, p.samples.count)
@@ -444,10 +414,11 @@ public final class Store {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             ON CONFLICT(session_id, config_version) DO NOTHING
             """)
+        let x = r.result
         s.bind(1, r.sessionID); s.bind(2, r.config); s.bind(3, r.configVersion); s.bind(4, r.counterfactual)
-        s.bind(5, r.outcome); s.bind(6, r.cancelReason); s.bind(7, r.actionFired)
-        s.bind(8, r.feedbackLatencyMs); s.bind(9, r.actionLatencyMs); s.bind(10, r.durationMs)
-        s.bind(11, r.maxTravelPt); s.bind(12, r.pressDepth); s.bind(13, r.releaseJumpPt)
+        s.bind(5, x.outcome.rawValue); s.bind(6, x.cancelReason?.rawValue); s.bind(7, x.actionFired)
+        s.bind(8, x.feedbackLatencyMs); s.bind(9, x.actionLatencyMs); s.bind(10, x.durationMs)
+        s.bind(11, x.maxTravelPt); s.bind(12, x.pressDepth); s.bind(13, x.releaseJumpPt)
         try s.run()
         if db.changes == 0 {
             let delete = try cached("DELETE FROM results WHERE session_id = ? AND config_version = ?")

@@ -71,6 +71,13 @@ import Testing
         #expect(versions.allSatisfy { $0.count == 16 })
         var same = scaled; same.animation.pressedScale = 0.95
         #expect(same.version == base.version)
+        // The version is computed once, when made and when a field changes: a changed copy has
+        // the version of the same configuration made anew (FNV-1a of its definition).
+        var ruled = renamed; ruled.actionRule = .anyRelease
+        let anew = PressConfiguration(name: "spring-press-2", gesture: base.gesture, animation: base.animation,
+                                      actionRule: .anyRelease, actionDelay: base.actionDelay)
+        #expect(ruled.version == anew.version && ruled == anew)
+        #expect(ruled.version == FNV1a64.hex(ruled.definitionJSON) && ruled.version != renamed.version)
     }
 
     // Number and string forms of the canonical writer: integral values up to 2^53 without a

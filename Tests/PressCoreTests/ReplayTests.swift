@@ -11,6 +11,23 @@ private func stationaryTap(lift: Double, phaseAtEnd: TouchPhase = .ended) -> [To
 }
 
 @Suite struct ReplayTests {
+    // One replay gives both the stored figures and the frames a chart draws: the result is read
+    // from the trace, and its feedback latency is the first frame whose scale is off rest by at
+    // least 1 / (22 pt × 3 px/pt) (reference §4).
+    @Test func traceGivesTheResultAndTheFrames() throws {
+        let samples = stationaryTap(lift: 0.1)
+        let trace = try Replay.trace(samples, frame: nil, container: .none, scrollAxis: .vertical, configuration: .springPress)
+        #expect(trace.result == (try Replay.session(samples, frame: nil, container: .none, scrollAxis: .vertical,
+                                                    configuration: .springPress)))
+        let frames = trace.frames(until: 0.2)
+        #expect(frames.count == 13 && frames[0].t == 0)
+        let seen = try #require(frames.first { abs($0.scale - 1) >= 1.0 / 66 })
+        #expect(abs(seen.t * 1000 - (try #require(trace.result.feedbackLatencyMs))) < 1e-9)
+        // A session naming no container or axis replays in `none`, vertically.
+        #expect(try Replay.session(samples, attributes: SessionAttributes(), configuration: .springPress) == trace.result)
+        #expect(Replay.defaultContainer == .none && Replay.defaultScrollAxis == .vertical)
+    }
+
     // Issue 4's hand-worked case: a 100 ms stationary tap on a 44 pt control, no container,
     // spring-press. The UIView spring (0.4 s, ζ 0.5, v 3) crosses the one-pixel threshold
     // |Δscale| ≥ 1 / (22 pt × 3 px/pt) = 0.01515, i.e. progress ≥ 0.303, at about 27 ms; the first

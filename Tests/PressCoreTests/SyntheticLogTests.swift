@@ -61,12 +61,12 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
     // so a 4σ band is 4800…5200. For 70/30, σ = √(10000·0.21) = 45.83, band 7000 ± 183.
     @Test func splitIsNearItsShares() throws {
         let even = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 3))
-        let a = even.filter { $0.variant == "A" }.count
+        let a = even.filter { $0.attributes.variant == "A" }.count
         #expect((4800...5200).contains(a))
-        #expect(even.allSatisfy { ($0.variant == "A" && $0.config == "spring-press") || ($0.variant == "B" && $0.config == "expand-delayed-click") })
+        #expect(even.allSatisfy { ($0.attributes.variant == "A" && $0.attributes.config == "spring-press") || ($0.attributes.variant == "B" && $0.attributes.config == "expand-delayed-click") })
         var c = SyntheticLogConfiguration(sessions: 10_000, seed: 3)
         c.arms[0].weight = 70; c.arms[1].weight = 30
-        let skewed = try sessions(c).filter { $0.variant == "A" }.count
+        let skewed = try sessions(c).filter { $0.attributes.variant == "A" }.count
         #expect((6817...7183).contains(skewed))
     }
 
@@ -77,8 +77,8 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
         let even = try sessions(c)
         c.arms[0].weight = 9; c.arms[1].weight = 1
         let skewed = try sessions(c)
-        #expect(zip(even, skewed).allSatisfy { $0.samples == $1.samples && $0.behavior == $1.behavior && $0.frame == $1.frame })
-        #expect(zip(even, skewed).contains { $0.variant != $1.variant })
+        #expect(zip(even, skewed).allSatisfy { $0.samples == $1.samples && $0.behavior == $1.behavior && $0.attributes.frame == $1.attributes.frame })
+        #expect(zip(even, skewed).contains { $0.attributes.variant != $1.attributes.variant })
     }
 
     @Test func aboutTenRecordsPerSession() throws {
@@ -93,18 +93,18 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
         let all = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 13))
         let flicks = all.filter { $0.behavior == .flick }
         #expect(flicks.count > 500)
-        #expect(flicks.allSatisfy { $0.container == "scroll" || $0.container == "table" })
-        #expect(all.filter { $0.container == "none" }.allSatisfy { $0.behavior != .flick && $0.scrollAxis == nil })
+        #expect(flicks.allSatisfy { $0.attributes.container?.name == "scroll" || $0.attributes.container?.name == "table" })
+        #expect(all.filter { $0.attributes.container?.name == "none" }.allSatisfy { $0.behavior != .flick && $0.attributes.scrollAxis == nil })
         var early = 0, late = 0
         for f in flicks {
             let down = f.samples[0]
             // First move sample (moved/stationary, never the lift) ≥ 10 pt along the axis.
-            let vertical = f.scrollAxis == .vertical
+            let vertical = f.attributes.scrollAxis == .vertical
             let moves = f.samples.dropFirst().filter { $0.phase.isMove }
             let first = moves.first { s in
                 let along = vertical ? abs(s.y - down.y) : abs(s.x - down.x)
                 let across = vertical ? abs(s.x - down.x) : abs(s.y - down.y)
-                return along >= 10 || (f.scrollAxis == .both && across >= 10)
+                return along >= 10 || (f.attributes.scrollAxis == .both && across >= 10)
             }
             guard let first else { Issue.record("flick \(f.id) never moves 10 pt along its axis"); continue }
             if first.t - down.t < 0.150 { early += 1 } else { late += 1 }
@@ -139,17 +139,17 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
                 #expect(s.samples.allSatisfy { abs($0.x - down.x) <= 0.905 && abs($0.y - down.y) <= 0.905 })
                 #expect(last.phase == .ended)
             case .dragOut:
-                #expect(!inside(last, s.frame, grownBy: margin) && last.phase == .ended)
+                #expect(!inside(last, s.attributes.frame!, grownBy: margin) && last.phase == .ended)
             case .dragBack:
-                #expect(s.samples.contains { !inside($0, s.frame, grownBy: margin) })
-                #expect(inside(last, s.frame, grownBy: 0) || abs(last.x - down.x) <= 4 && abs(last.y - down.y) <= 4)
+                #expect(s.samples.contains { !inside($0, s.attributes.frame!, grownBy: margin) })
+                #expect(inside(last, s.attributes.frame!, grownBy: 0) || abs(last.x - down.x) <= 4 && abs(last.y - down.y) <= 4)
             case .systemCancel:
                 #expect(last.phase == .cancelled)
             case .drift, .flick:
                 #expect(last.phase == .ended)
             }
-            #expect(inside(down, s.frame, grownBy: 0))
-            #expect(s.frame.width >= 44 && s.frame.width <= 120 && s.frame.height >= 44)
+            #expect(inside(down, s.attributes.frame!, grownBy: 0))
+            #expect(s.attributes.frame!.width >= 44 && s.attributes.frame!.width <= 120 && s.attributes.frame!.height >= 44)
         }
         let cancels = all.filter { $0.samples.last!.phase == .cancelled }.count
         // P(cancel) = 0.005 of the non-flicks: expected ≈ 0.005 · 10000 · (1 − 0.6·0.2) = 44;
@@ -173,7 +173,7 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
         c.arms[1].behaviors = try #require(c.arms[1].behaviors.adjusting(.dragOut, by: 0.05))
         let all = try sessions(c)
         func share(_ v: String) -> Double {
-            let arm = all.filter { $0.variant == v }
+            let arm = all.filter { $0.attributes.variant == v }
             return Double(arm.filter { $0.behavior == .dragOut }.count) / Double(arm.count)
         }
         #expect(abs(share("A") - 0.022) < 0.01)
@@ -208,9 +208,9 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
     @Test func sessionIdsNameTheirUser() throws {
         let all = try sessions(SyntheticLogConfiguration(sessions: 1000, seed: 2))
         #expect(Set(all.map(\.id)).count == 1000)
-        #expect(all.allSatisfy { $0.id.hasPrefix($0.user + "-") && $0.appVersion.hasSuffix("+synthetic") })
+        #expect(all.allSatisfy { $0.id.hasPrefix($0.attributes[.user]! + "-") && $0.attributes[.appVersion]!.hasSuffix("+synthetic") })
         // 1000 sessions, 20 per user on average: 50 users u1…u50.
-        #expect(Set(all.map(\.user)).count <= 50)
+        #expect(Set(all.map { $0.attributes[.user] }).count <= 50)
         #expect(all.contains { $0.id.hasSuffix("-0001") })
     }
 }

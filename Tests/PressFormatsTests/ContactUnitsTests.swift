@@ -18,14 +18,16 @@ import PressCore
 
     // A: ranges 0…799 × 0…479, screen 1000 × 500 px, 2.5 px/pt:
     // x = 539 · 1000 / 800 / 2.5 = 269.5, y = 167 · 500 / 480 / 2.5 = 69.583333…
-    @Test func evemuRangesWithScreenAndDensity() throws {
+    @Test(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
+    func evemuRangesWithScreenAndDensity() throws {
         let p = try touchDown(DeviceLogOptions(screen: ScreenSize(width: 1000, height: 500), pixelsPerPoint: 2.5))
         #expect(close(p, Point(x: 269.5, y: 69.58333333333334)))
     }
 
     // --abs-range 100:899,0:479 overrides the A: lines; without a screen px = raw − min:
     // x = (539 − 100) / 2.5 = 175.6, y = 167 / 2.5 = 66.8. With 1000 × 500: x = 439 · 1000 / 800 / 2.5 = 219.5.
-    @Test func absRangeOverridesTheRecording() throws {
+    @Test(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
+    func absRangeOverridesTheRecording() throws {
         let range = try AbsRanges(parsing: "100:899,0:479")
         #expect(close(try touchDown(DeviceLogOptions(absRange: range, pixelsPerPoint: 2.5)), Point(x: 175.6, y: 66.8)))
         let p = try touchDown(DeviceLogOptions(absRange: range, screen: ScreenSize(width: 1000, height: 500), pixelsPerPoint: 2.5))

@@ -1,4 +1,5 @@
 import Testing
+import PressCore
 @testable import PressFormats
 
 @Suite struct JSONScannerTests {

@@ -62,12 +62,12 @@ import PressCore
 
     @Test func hitGivesTheControlsAttributesMissKeepsTheDefaults() throws {
         let layout = try LayoutJSON.parse(Data(Self.file.utf8), file: "layout.json")
-        let defaults = SessionAttributes(config: "expand-delayed-click", container: .table, user: "u1")
+        let defaults = SessionAttributes(config: "expand-delayed-click", container: .table, text: [.user: "u1"])
         // (288, 164) is ok's bottom-right corner (200 + 88, 120 + 44): inside, and ok lies on card.
         let hit = layout.sessionAttributes(touchDown: Point(x: 288, y: 164), defaults: defaults)
         #expect(hit == SessionAttributes(config: "spring-press", control: "ok",
                                          frame: Rect(x: 200, y: 120, width: 88, height: 44),
-                                         container: .scroll, scrollAxis: .vertical, user: "u1"))
+                                         container: .scroll, scrollAxis: .vertical, text: [.user: "u1"]))
         // card gives no config: the default stays.
         let card = layout.sessionAttributes(touchDown: Point(x: 10, y: 10), defaults: defaults)
         #expect(card.control == "card" && card.config == "expand-delayed-click" && card.container == Container.none)
@@ -78,7 +78,8 @@ import PressCore
     // The reader applies the layout at each contact's touch-down: in the two-finger recording the
     // first finger lands at raw (539, 167), the second at (222, 306) (EvemuRecordingTests); with
     // 1 px per pt and px = raw, a control at (500, 150, 50, 20) holds only the first.
-    @Test func readerHitTestsEachTouchDown() throws {
+    @Test(.enabled(if: SharedRecordings.available, "the shared recordings (../shared/data beside the package) are not here"))
+    func readerHitTestsEachTouchDown() throws {
         let file = "evemu/Atmel-maXTouch-Touchscreen.2-fingers-touch-release.events"
         let layout = Layout(controls: [LayoutControl(id: "send", frame: Rect(x: 500, y: 150, width: 50, height: 20))])
         let options = DeviceLogOptions(layout: layout, attributes: SessionAttributes(config: "spring-press", container: Container.none))

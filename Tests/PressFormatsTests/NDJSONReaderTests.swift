@@ -29,8 +29,8 @@ func rejectReason(_ item: RecordItem?) -> String? {
         #expect(a.frame == Rect(x: 160, y: 380, width: 80, height: 44))
         #expect(a.container == Container(name: nil, delaysContentTouches: false, cancelsControlTouches: true,
                                          touchDelay: 0.15, hysteresis: 10))
-        #expect(a.scrollAxis == .horizontal && a.user == "u42" && a.device == "iPhone15,2")
-        #expect(a.appVersion == "3.1" && a.screen == "cart")
+        #expect(a.scrollAxis == .horizontal && a[.user] == "u42" && a[.device] == "iPhone15,2")
+        #expect(a[.appVersion] == "3.1" && a[.screen] == "cart")
         // Unknown fields: sorted by key, values as written.
         #expect(a.extra == #"{"alpha":"x","zeta":{"k":[1, 2]}}"#)
     }

@@ -5,9 +5,11 @@ import Testing
 
 /// The brief's example session: began at 12.034 s at (187.5, 402.0), a move, a lift.
 private let exampleSession = SyntheticSession(
-    id: "u42-0007", user: "u42", variant: "A", config: "spring-press", control: "buy", screen: "feed",
-    appVersion: "3.2.0", frame: Rect(x: 160, y: 380, width: 88, height: 44), container: "scroll",
-    scrollAxis: .vertical, arm: 0, behavior: .tap,
+    id: "u42-0007",
+    attributes: SessionAttributes(config: "spring-press", variant: "A", control: "buy",
+                                  frame: Rect(x: 160, y: 380, width: 88, height: 44), container: .scroll,
+                                  scrollAxis: .vertical, text: [.user: "u42", .screen: "feed", .appVersion: "3.2.0"]),
+    arm: 0, behavior: .tap,
     samples: [SyntheticSample(microseconds: 12_034_000, xHundredths: 18750, yHundredths: 40200, phase: .began),
               SyntheticSample(microseconds: 12_051_000, xHundredths: 18790, yHundredths: 40160, phase: .moved),
               SyntheticSample(microseconds: 12_120_500, xHundredths: 18790, yHundredths: 40160, phase: .ended)])
@@ -69,8 +71,8 @@ private func jsonNumber(_ line: String, _ key: String) -> String? {
 
     @Test func csvQuotesPerRFC4180AndJSONEscapes() {
         var s = exampleSession
-        s.config = "my \"fast\", spring"
-        s.variant = "line\nbreak\\"
+        s.attributes.config = "my \"fast\", spring"
+        s.attributes.variant = "line\nbreak\\"
         let csv = written(.csv) { $0.append(s, sample: 0) }
         #expect(csv.contains(",\"my \"\"fast\"\", spring\",\"line\nbreak\\\",buy,"))
         let json = written(.ndjson) { $0.append(s, sample: 0) }
@@ -109,10 +111,10 @@ private func jsonNumber(_ line: String, _ key: String) -> String? {
 
     @Test func touchRecordsRoundTripWithShortestDoubles() throws {
         let sample = TouchSample(t: 0.1 + 0.2, x: 187.5, y: -3, phase: .began)
-        var attributes = SessionAttributes(config: "c,1", variant: "B", frame: Rect(x: 1.5, y: 2, width: 44, height: 44),
-                                           container: .table, scrollAxis: .vertical, user: "u1", device: "iPhone15,2",
-                                           appVersion: "1.0", screen: "s")
-        attributes.extra = "{\"k\":1}"
+        let attributes = SessionAttributes(config: "c,1", variant: "B", frame: Rect(x: 1.5, y: 2, width: 44, height: 44),
+                                           container: .table, scrollAxis: .vertical,
+                                           text: [.user: "u1", .device: "iPhone15,2", .appVersion: "1.0", .screen: "s"],
+                                           extraFields: [ExtraField(key: "k", json: "1")])
         let record = TouchRecord(session: "s\"1", sample: sample, attributes: attributes, source: SourceLocation(file: "-", line: 1))
         let json = written(.ndjson) { $0.append(record) }
         // 0.1 + 0.2 = 0.30000000000000004 in binary64; its shortest round-trip text is those 17 digits.
@@ -167,5 +169,50 @@ private func jsonNumber(_ line: String, _ key: String) -> String? {
             }
         }
         #expect(began == 400)
+    }
+}
+
+@Suite struct TouchLogWriterRoundTripTests {
+    /// Reads `text` back with the reader of `format`.
+    func read(_ text: String, _ format: TouchLogFormat) throws -> [TouchRecord] {
+        let input = ByteInput(text: text, name: "w")
+        var source: any RecordSource = format == .csv ? CSVReader(input) : NDJSONReader(input)
+        var out: [TouchRecord] = []
+        while let item = try source.next() {
+            guard case .touch(let r) = item else { Issue.record("not a touch record: \(item)"); continue }
+            out.append(r)
+        }
+        return out
+    }
+
+    // What the writer once dropped: a custom container (written as its name only, which it
+    // has none of) and the sign of −0 (written as 0). Both formats read back the same values.
+    @Test func customContainersAndNegativeZeroSurviveBothFormats() throws {
+        let custom = Container(name: nil, delaysContentTouches: false, cancelsControlTouches: true,
+                               touchDelay: 0.1, hysteresis: 12.5)
+        let record = TouchRecord(session: "s", sample: TouchSample(t: 1, x: -0.0, y: 0, phase: .began),
+                                 attributes: SessionAttributes(config: "c", frame: Rect(x: -0.0, y: 2, width: 44, height: 44),
+                                                               container: custom),
+                                 source: SourceLocation(file: "w", line: 1))
+        for format in TouchLogFormat.allCases {
+            var w = TouchLogWriter(format: format)
+            w.writeHeader()
+            w.append(record)
+            let text = String(decoding: w.buffer, as: UTF8.self)
+            let back = try #require(try read(text, format).first, "\(text)")
+            #expect(back.attributes.container == custom, "\(format): \(text)")
+            #expect(back.sample.x.sign == .minus && back.attributes.frame?.x.sign == .minus, "\(format): \(text)")
+            #expect(back.attributes == record.attributes && back.sample == record.sample)
+        }
+    }
+
+    // NDJSON writes every attribute a record gives (CSV has columns for the writer's only).
+    @Test func ndjsonWritesEveryAttributeGiven() throws {
+        let a = SessionAttributes(config: "c", text: [.device: "iPhone15,2", .user: "u"], extraFields: [ExtraField(key: "z", json: "[1]")])
+        var w = TouchLogWriter(format: .ndjson)
+        w.append(TouchRecord(session: "s", sample: TouchSample(t: 0, x: 0, y: 0, phase: .began), attributes: a,
+                             source: SourceLocation(file: "w", line: 1)))
+        #expect(String(decoding: w.buffer, as: UTF8.self)
+                == #"{"session":"s","t":0,"phase":"began","x":0,"y":0,"config":"c","user":"u","device":"iPhone15,2","z":[1]}"# + "\n")
     }
 }

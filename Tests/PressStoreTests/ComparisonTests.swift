@@ -24,13 +24,14 @@ private func database(_ configuration: SyntheticLogConfiguration) throws -> (pat
 
 /// Whether a replay result has `event`, written out here from the definitions in
 /// docs/compare.md (independently of the SQL that counts them).
-private func has(_ event: SessionEvent, _ r: ResultRow) -> Bool {
+private func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
+    let r = row.result
     switch event {
-    case .tap: r.outcome == "tap"
-    case .cancel: r.outcome == "cancel"
-    case .scrollAbort: r.outcome == "scroll_abort"
-    case .falseAction: r.actionFired && r.outcome != "tap"
-    case .unseenPress: r.outcome != "scroll_abort" && r.feedbackLatencyMs == nil
+    case .tap: return r.outcome == .tap
+    case .cancel: return r.outcome == .cancel
+    case .scrollAbort: return r.outcome == .scrollAbort
+    case .falseAction: return r.actionFired && r.outcome != .tap
+    case .unseenPress: return r.outcome != .scrollAbort && r.feedbackLatencyMs == nil
     }
 }
 
@@ -48,7 +49,7 @@ private func has(_ event: SessionEvent, _ r: ResultRow) -> Bool {
             var e = expected[v] ?? (0, [:], [])
             e.n += 1
             for event in SessionEvent.allCases where has(event, r) { e.events[event, default: 0] += 1 }
-            if let f = r.feedbackLatencyMs { e.feedback.append(f) }
+            if let f = r.result.feedbackLatencyMs { e.feedback.append(f) }
             expected[v] = e
         }
         let reader = try ObservedComparisonReader(path: path, by: "variant")
@@ -101,7 +102,7 @@ private func has(_ event: SessionEvent, _ r: ResultRow) -> Bool {
                 }
                 tables[e] = t
             }
-            if ra.feedbackLatencyMs != nil && rb.feedbackLatencyMs != nil { feedbackPairs += 1 }
+            if ra.result.feedbackLatencyMs != nil && rb.result.feedbackLatencyMs != nil { feedbackPairs += 1 }
         }
         #expect(arms.events == tables)
         #expect(arms.feedbackLatency.control.count == feedbackPairs)
@@ -148,9 +149,9 @@ private func has(_ event: SessionEvent, _ r: ResultRow) -> Bool {
             var counts = [ArmEventCounts(sessions: 0, taps: 0, cancels: 0, scrollAborts: 0, falseActions: 0, unseenPresses: 0),
                           ArmEventCounts(sessions: 0, taps: 0, cancels: 0, scrollAborts: 0, falseActions: 0, unseenPresses: 0)]
             while let s = generator.next() {
-                let c = PressClassifier.classify(s.samples.map(\.touchSample), frame: s.frame,
-                                                 container: try #require(Container(named: s.container)),
-                                                 scrollAxis: s.scrollAxis ?? .vertical, configuration: .springPress)
+                let c = PressClassifier.classify(s.samples.map(\.touchSample), frame: s.attributes.frame,
+                                                 container: try #require(s.attributes.container),
+                                                 scrollAxis: s.attributes.scrollAxis ?? .vertical, configuration: .springPress)
                 counts[s.arm].sessions += 1
                 if c.outcome == .cancel { counts[s.arm].cancels += 1 }
             }

@@ -76,15 +76,11 @@ import PressFormats
         try ingestNDJSON(store, Self.log, options: options)
         #expect(try store.db.prepare("PRAGMA ignore_check_constraints").scalarInt() == 0)
         let id = try #require(try store.db.prepare("SELECT min(id) FROM sessions").scalarInt())
-        #expect(throws: DatabaseError.self) {
-            try store.insertResults([ResultRow(sessionID: id, config: "x", configVersion: "v1", counterfactual: false,
-                                               outcome: "tapped", cancelReason: nil, actionFired: false, feedbackLatencyMs: nil,
-                                               actionLatencyMs: nil, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)])
-        }
+        #expect(throws: DatabaseError.self) { try insertResultWithUnknownOutcome(store.db, sessionID: id) }
     }
 
     /// Ingest does not look up foreign keys' parent rows while a run is open
-    /// (`Ingester.enforceForeignKeys`): every reference it writes must still hold. Runs that
+    /// (`IngestWriter.connectionSettings`): every reference it writes must still hold. Runs that
     /// store, reject, keep a session pending, resume it from another file, re-read the same
     /// content (its `sources` row merged into the first one), and abort under `--strict`, all
     /// leave `PRAGMA foreign_key_check` empty and foreign keys enforced on the connection.
@@ -131,8 +127,9 @@ import PressFormats
         // Enforced again: a result for a session that does not exist is refused.
         #expect(throws: DatabaseError.self) {
             try store.insertResults([ResultRow(sessionID: 999, config: "x", configVersion: "v1", counterfactual: false,
-                                               outcome: "tap", cancelReason: nil, actionFired: false, feedbackLatencyMs: nil,
-                                               actionLatencyMs: nil, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)])
+                                               result: SessionResult(outcome: .tap, cancelReason: nil, actionFired: false,
+                                                                     feedbackLatencyMs: nil, actionLatencyMs: nil, durationMs: 1,
+                                                                     maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0))])
         }
     }
 

@@ -2,12 +2,22 @@ import Foundation
 import Testing
 import PressCore
 import PressFormats
+import PressStats
 @testable import PressStore
 
 func temporaryDatabasePath() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pressdb-store-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir.appendingPathComponent("t.sqlite").path
+}
+
+/// Inserts a `results` row whose outcome is `tapped`, which the schema's CHECK refuses.
+func insertResultWithUnknownOutcome(_ db: Database, sessionID: Int64) throws {
+    try db.execute("""
+        INSERT INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason, action_fired,
+                            feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
+        VALUES (\(sessionID), 'x', 'v1', 0, 'tapped', NULL, 0, NULL, NULL, 1, 0, 0, 0)
+        """)
 }
 
 /// Ingests NDJSON `text` (named `name`) into `store` as one run.
@@ -45,11 +55,12 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 2)
+        // Version 3: migrations/0003_result_events.sql (issue 13) added the result_events view.
+        #expect(try db.userVersion == 3)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,rejects,results,session_results,sessions,sources")
+        #expect(tables == "config_records,configs,pending,rejects,result_events,results,session_results,sessions,sources")
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -62,7 +73,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 2)
+        #expect(try db.userVersion == 3)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         #expect(try db.prepare("SELECT count(*) FROM results").scalarInt() == 0)
     }
@@ -77,7 +88,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 2) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 3) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -158,7 +169,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(second.sessionsNew == 1 && second.sessionsCompletedFromPending == 1 && second.pending == 0)
         #expect(try store.pendingIDs().isEmpty)
         let s = try store.sessions().all()
-        #expect(s.count == 1 && s[0].samples.map(\.t) == [1, 1.1, 1.2] && s[0].attributes.user == "u1")
+        #expect(s.count == 1 && s[0].samples.map(\.t) == [1, 1.1, 1.2] && s[0].attributes[.user] == "u1")
         let lines = try store.db.prepare("""
             SELECT a.name, first_line, b.name, last_line FROM sessions
             JOIN sources a ON a.id = source_id JOIN sources b ON b.id = last_source_id
@@ -177,10 +188,32 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(conflict.firstRejects.first?.description.hasPrefix("changed.ndjson:3: session \"tap\" conflicts") == true)
         #expect(try store.sessions().all()[0].samples.last?.t == 10.1)
         #expect(try store.sessionCount() == 1)
+        // The reject's raw text is the record that completed the conflicting session, as read
+        // (it was the whole session written back as NDJSON before issue 13).
         let raw = try store.db.prepare("SELECT raw FROM rejects").scalarText() ?? ""
-        #expect(raw.split(separator: "\n").count == 3 && raw.contains(#""t":10.2"#))
+        #expect(raw == #"{"session":"tap","t":10.2,"phase":"ended","x":101,"y":201}"#)
+        #expect(conflict.firstRejects.first?.reason.contains("session \"tap\" conflicts with a stored session") == true)
         // Same content twice: one sources row, counted twice.
         #expect(try store.db.prepare("SELECT group_concat(ingest_count) FROM sources").scalarText() == "2,1")
+    }
+
+    // A session left open at the end that contradicts the stored one: no record completed it,
+    // so the reject is at its last record (file and line), with no raw text, naming the session.
+    @Test func anOpenSessionContradictingTheStoredOneIsRejectedAtItsLastRecord() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        try ingestNDJSON(store, tap)
+        let open = """
+            {"session":"tap","t":10.0,"phase":"began","x":100,"y":200}
+            {"session":"tap","t":10.05,"phase":"moved","x":999,"y":201}
+            """
+        let r = try ingestNDJSON(store, open, name: "open.ndjson")
+        #expect(r.conflicts == 1 && r.pending == 0 && r.sessionsNew == 0)
+        let reject = try store.db.prepare("SELECT source_file, line, raw FROM rejects").all()
+        #expect(reject == [[.text("open.ndjson"), .integer(2), .text("")]])
+        #expect(r.firstRejects.first?.reason.hasPrefix("session \"tap\" conflicts with a stored session") == true)
+        // Its prefix re-read is a duplicate, not a conflict.
+        let prefix = try ingestNDJSON(store, String(open.split(separator: "\n")[0]), name: "prefix.ndjson")
+        #expect(prefix.duplicates == 1 && prefix.conflicts == 0)
     }
 
     @Test func sessionErrorsAreRejectedAndTheSessionContinues() throws {
@@ -234,17 +267,14 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(try store.sessions(SessionFilter(sessions: ["tap", "b"])).all().count == 2)
 
         try store.insertResults([ResultRow(sessionID: all[0].id, config: "spring-press", configVersion: "v1", counterfactual: false,
-                                           outcome: "tap", cancelReason: nil, actionFired: true, feedbackLatencyMs: 16.7,
-                                           actionLatencyMs: 0, durationMs: 100, maxTravelPt: 1.4, pressDepth: 0.05, releaseJumpPt: 0)])
+                                           result: SessionResult(outcome: .tap, cancelReason: nil, actionFired: true,
+                                                                 feedbackLatencyMs: 16.7, actionLatencyMs: 0, durationMs: 100,
+                                                                 maxTravelPt: 1.4, pressDepth: 0.05, releaseJumpPt: 0))])
         #expect(try store.sessions(SessionFilter(withoutResultForConfigVersion: "v1")).all().map(\.session) == ["b"])
         let view = try store.db.prepare("SELECT session, variant, outcome, feedback_latency_ms FROM session_results").all()
         #expect(view == [[.text("tap"), .text("spring-press"), .text("tap"), .real(16.7)]])
-        // The results contract's CHECK rejects unknown outcomes.
-        #expect(throws: DatabaseError.self) {
-            try store.insertResults([ResultRow(sessionID: all[1].id, config: "x", configVersion: "v1", counterfactual: false,
-                                               outcome: "tapped", cancelReason: nil, actionFired: false, feedbackLatencyMs: nil,
-                                               actionLatencyMs: nil, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)])
-        }
+        // The results contract's CHECK rejects unknown outcomes (a ResultRow cannot hold one: SQL).
+        #expect(throws: DatabaseError.self) { try insertResultWithUnknownOutcome(store.db, sessionID: all[1].id) }
     }
 }
 
@@ -282,5 +312,74 @@ extension Statement {
         back.bind(1, "z\u{0}a")
         #expect(try back.step())
         #expect(back.text(0) == "z\u{0}a")
+    }
+}
+
+/// The field table and the migrations must agree: no compiler links them.
+@Suite struct AttributeColumnsTests {
+    func columns(_ db: Database, _ table: String) throws -> Set<String> {
+        let s = try db.prepare("SELECT name FROM pragma_table_info(?)")
+        s.bind(1, table)
+        var out: Set<String> = []
+        while try s.step() { out.insert(s.text(0)) }
+        return out
+    }
+
+    @Test func everyAttributeHasItsColumnsInSessionsPendingAndTheReportView() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        let sessions = try columns(store.db, "sessions"), pending = try columns(store.db, "pending")
+        let view = try columns(store.db, "session_results")
+        for attribute in SessionAttribute.allCases {
+            for c in attribute.field.columns {
+                #expect(sessions.contains(c), "sessions has no column \(c) for attribute \(attribute.key): add it in a migration")
+                #expect(pending.contains(c), "pending has no column \(c) for attribute \(attribute.key): add it in a migration")
+            }
+            if attribute.field.report >= .filter {
+                #expect(view.contains(attribute.key), "session_results has no column \(attribute.key), a report key")
+            }
+        }
+    }
+}
+
+/// The per-session events are defined once, as columns of `result_events`, and reach every
+/// reader through it.
+@Suite struct ResultEventTests {
+    // One session per case, each result written here with the values docs/compare.md's event
+    // definitions turn on; the expected 0/1 per event worked out by hand from those definitions.
+    @Test func eachEventColumnFollowsItsDefinition() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var lines: [String] = []
+        for k in 0..<5 {
+            lines.append(#"{"session":"s\#(k)","t":0,"phase":"began","x":0,"y":0}"#)
+            lines.append(#"{"session":"s\#(k)","t":0.1,"phase":"ended","x":0,"y":0}"#)
+        }
+        try ingestNDJSON(store, lines.joined(separator: "\n"))
+        let ids = try store.sessions().all().map(\.id)
+        func result(_ o: PressOutcome, _ reason: CancelReason?, fired: Bool, feedback: Double?) -> SessionResult {
+            SessionResult(outcome: o, cancelReason: reason, actionFired: fired, feedbackLatencyMs: feedback,
+                          actionLatencyMs: fired ? 0 : nil, durationMs: 100, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)
+        }
+        let cases: [(SessionResult, [SessionEvent: Int], seen: Int)] = [
+            (result(.tap, nil, fired: true, feedback: 33.3), [.tap: 1], 1),
+            (result(.cancel, .dragExit, fired: true, feedback: 16.7), [.cancel: 1, .falseAction: 1], 1),
+            (result(.cancel, .system, fired: false, feedback: nil), [.cancel: 1, .unseenPress: 1], 0),
+            (result(.scrollAbort, nil, fired: false, feedback: nil), [.scrollAbort: 1], 0),
+            (result(.tap, nil, fired: true, feedback: nil), [.tap: 1, .unseenPress: 1], 0),
+        ]
+        try store.insertResults(zip(ids, cases).map {
+            ResultRow(sessionID: $0.0, config: "c", configVersion: "v", counterfactual: false, result: $0.1.0)
+        })
+        let columns = SessionEvent.allCases.map(\.column) + ["is_seen"]
+        #expect(columns == ["is_tap", "is_cancel", "is_scroll_abort", "is_false_action", "is_unseen_press", "is_seen"])
+        for view in ["result_events", "session_results"] {
+            let s = try store.db.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(view) ORDER BY session_id")
+            var k = 0
+            while try s.step() {
+                let expected = SessionEvent.allCases.map { cases[k].1[$0] ?? 0 } + [cases[k].seen]
+                #expect((0..<Int32(columns.count)).map { s.int($0) } == expected, "\(view) row \(k)")
+                k += 1
+            }
+            #expect(k == cases.count)
+        }
     }
 }

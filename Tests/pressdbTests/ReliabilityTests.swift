@@ -120,21 +120,39 @@ private let crashIterations = ProcessInfo.processInfo.environment["PRESSDB_CRASH
     /// SIGKILL at random points (opening, migrating, mid-batch, at a commit, while replaying):
     /// every time the database opens, passes integrity_check and holds only whole sessions of
     /// the log; the same command then completes it exactly.
+    ///
+    /// A kill counts only when it interrupted a running ingest (the child died of the signal,
+    /// it had not exited by itself), and `crashIterations` of them are required. The kill times
+    /// are drawn from the length of an uninterrupted ingest of the same log measured here first
+    /// (so a fast machine does not let the ingest finish before every kill and a loaded one does
+    /// not make every kill land at start-up); a kill that misses does not count, and the test
+    /// goes on killing, up to four times as many attempts, until enough have landed.
     @Test func killedAtRandomPointsLosesAndDuplicatesNothing() throws {
         let dir = try Binary.temporaryDirectory()
         let (log, truth) = try generatedLog(dir, sessions: 2000, seed: 11, name: "a.ndjson")
         let db = dir.appendingPathComponent("p.sqlite")
+        let reference = dir.appendingPathComponent("reference.sqlite")
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(try Binary.run(["ingest", log.path, "--db", reference.path, "-q"]).status == 0)
+        let length = clock.now - start
+        let window = UInt32(max(20_000, min(10_000_000, length.components.seconds * 1_000_000
+            + length.components.attoseconds / 1_000_000_000_000)))
         var delays = Delays(state: 0x5EED_0001)
-        for _ in 0..<crashIterations {
+        var landed = 0, attempts = 0
+        while landed < crashIterations && attempts < 4 * crashIterations {
+            attempts += 1
             let child = try Child(["ingest", log.path, "--db", db.path, "-q"])
-            usleep(delays.microseconds(below: 900_000))
+            usleep(delays.microseconds(below: window))
             child.signal(SIGKILL)
             let r = child.wait()
-            #expect(!r.exited || r.status == 0, "\(r)")
+            if !r.exited && r.status == SIGKILL { landed += 1 } else { #expect(r.exited && r.status == 0, "\(r)") }
             guard FileManager.default.fileExists(atPath: db.path) else { continue }
             let stored = try wholeSessions(db)
             for (id, n) in stored { #expect(truth.sampleCounts[id] == n, "\(id): \(n) samples stored") }
         }
+        #expect(landed >= crashIterations,
+                "only \(landed) of \(attempts) kills interrupted an ingest (an uninterrupted one took \(length))")
         let final = try Binary.run(["ingest", log.path, "--db", db.path, "-q"])
         #expect(final.status == 0, "\(final.stderr)")
         try expectExactly(truth, in: db)

@@ -1,9 +1,9 @@
 // A JSON value with one canonical text form, so equal content hashes equally.
 
 /// A JSON value. Its `text` is canonical: object keys sorted by their UTF-8 bytes, no
-/// whitespace, numbers in their shortest round-trip form (integral values below 2^53 without a
-/// fraction, `0.1` as `0.1`, `1e-05` as Swift prints it), strings with only `"`, `\` and
-/// control characters escaped.
+/// whitespace, numbers and strings as `JSONText` writes them (integral values up to 2^53
+/// without a fraction, `0.1` as `0.1`, `1e-05` as Swift prints it; only `"`, `\` and control
+/// characters escaped), negative zero as `0`.
 public indirect enum CanonicalJSON: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -14,66 +14,42 @@ public indirect enum CanonicalJSON: Hashable, Sendable {
 
     /// The canonical text.
     public var text: String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Largest magnitude written as an integer: 2^53, beyond which not every integer is a Double.
-    static let largestExactInteger = 9_007_199_254_740_992.0
-
-    func write(to out: inout String) {
+    func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let v): out += CanonicalJSON.numberText(v)
-        case .string(let s): CanonicalJSON.writeString(s, to: &out)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let v): CanonicalJSON.writeNumber(v, to: &out)
+        case .string(let s): JSONText.appendString(s, to: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (i, key) in keys.enumerated() {
-                if i > 0 { out += "," }
-                CanonicalJSON.writeString(key, to: &out)
-                out += ":"
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
                 members[key]!.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// The shortest text that reads back as `v`; `null` for infinities and NaN, which JSON
-    /// cannot hold.
-    static func numberText(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        if v == v.rounded(), abs(v) <= largestExactInteger { return String(Int64(v)) }
-        return v.description  // Swift prints the shortest round-trip digits
-    }
-
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        out += "\""
+    /// `JSONText.number`'s text, with the two rules that make it canonical: negative zero is
+    /// written as `0` (it equals 0, so equal values get one text and one version), and
+    /// infinities and NaN, which JSON cannot hold, as `null`.
+    static func writeNumber(_ v: Double, to out: inout [UInt8]) {
+        guard v.isFinite else { out.append(contentsOf: "null".utf8); return }
+        JSONText.appendNumber(v == 0 ? 0 : v, to: &out)
     }
 }

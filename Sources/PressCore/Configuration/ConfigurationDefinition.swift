@@ -31,10 +31,6 @@ extension PressConfiguration {
     /// The definition's canonical JSON text (sorted keys, shortest round-trip numbers): what the
     /// `configs` table stores as `definition`.
     public var definitionJSON: String { definition.text }
-
-    /// The content version: `FNV1a64.hex` of `definitionJSON`, 16 hex digits. Any change to the
-    /// definition, the name included, gives a new version.
-    public var version: String { FNV1a64.hex(definitionJSON) }
 }
 
 extension AnimationSpec {

@@ -90,20 +90,29 @@ public enum ActionRule: String, Hashable, Sendable, CaseIterable {
 /// press feedback (`PressAnimation`), and when the action runs.
 public struct PressConfiguration: Hashable, Sendable {
     /// The configuration's name, e.g. `spring-press`.
-    public var name: String
-    public var gesture: GestureModel
+    public var name: String { didSet { updateVersion() } }
+    public var gesture: GestureModel { didSet { updateVersion() } }
     /// Press and release animations and the pressed scale.
-    public var animation: PressAnimation
-    public var actionRule: ActionRule
+    public var animation: PressAnimation { didSet { updateVersion() } }
+    public var actionRule: ActionRule { didSet { updateVersion() } }
     /// Seconds from the event that triggers the action to the action (e.g. 0.3 for the expand
     /// pattern's `DispatchQueue.main.asyncAfter(deadline: .now() + 0.3)`).
-    public var actionDelay: Double
+    public var actionDelay: Double { didSet { updateVersion() } }
+
+    /// The content version: `FNV1a64.hex` of `definitionJSON`, 16 hex digits. Any change to the
+    /// definition, the name included, gives a new version. Computed when the configuration is
+    /// made and again whenever a field changes (hashing the canonical JSON costs far more than
+    /// replaying a session, so it is never done per session).
+    public private(set) var version: String = ""
 
     public init(name: String, gesture: GestureModel, animation: PressAnimation,
                 actionRule: ActionRule = .upInside, actionDelay: Double = 0) {
         self.name = name; self.gesture = gesture; self.animation = animation
         self.actionRule = actionRule; self.actionDelay = actionDelay
+        updateVersion()
     }
+
+    private mutating func updateVersion() { version = FNV1a64.hex(definitionJSON) }
 
     /// The control events that start the press animation; empty for a long press.
     public var pressEvents: Set<ControlEvent> {

@@ -129,30 +129,23 @@ public struct SyntheticSample: Hashable, Sendable {
 public struct SyntheticSession: Hashable, Sendable {
     /// `u<user>-<nnnn>`: the user and the user's session count, from 1, at least four digits.
     public var id: String
-    public var user: String
-    public var variant: String
-    public var config: String
-    public var control: String
-    public var screen: String
-    public var appVersion: String
-    /// The control's frame, whole points.
-    public var frame: Rect
-    /// The container's short name.
-    public var container: String
-    /// The scroll axis; nil outside scroll views.
-    public var scrollAxis: ScrollAxis?
+    /// The attributes the generator gives, `SyntheticSession.attributes` (every one set but the
+    /// scroll axis outside scroll views): the user, variant, config, control, screen, app
+    /// version, the control's frame (whole points), the container and its scroll axis.
+    public var attributes: SessionAttributes
     /// The arm's index in the configuration.
     public var arm: Int
     /// What the finger did: ground truth for tests; not written to the log.
     public var behavior: FingerBehavior
     public var samples: [SyntheticSample]
 
-    public init(id: String, user: String, variant: String, config: String, control: String, screen: String,
-                appVersion: String, frame: Rect, container: String, scrollAxis: ScrollAxis?, arm: Int,
-                behavior: FingerBehavior, samples: [SyntheticSample]) {
-        self.id = id; self.user = user; self.variant = variant; self.config = config; self.control = control
-        self.screen = screen; self.appVersion = appVersion; self.frame = frame; self.container = container
-        self.scrollAxis = scrollAxis; self.arm = arm; self.behavior = behavior; self.samples = samples
+    /// The attributes a synthetic session gives, in the order the log writes them (a CSV log's
+    /// columns after the sample's five: docs/generator.md). Not `device`: the model has none.
+    public static let attributes: [SessionAttribute] = [.config, .variant, .control, .frame, .container, .scrollAxis,
+                                                         .user, .screen, .appVersion]
+
+    public init(id: String, attributes: SessionAttributes, arm: Int, behavior: FingerBehavior, samples: [SyntheticSample]) {
+        self.id = id; self.attributes = attributes; self.arm = arm; self.behavior = behavior; self.samples = samples
     }
 }
 
@@ -221,10 +214,10 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
         let samples = Self.sample(path, start: start, interval: interval, model: model, using: &finger)
 
         let id = "u\(user + 1)-" + Self.padded(perUser[user], width: 4)
-        return SyntheticSession(id: id, user: "u\(user + 1)", variant: c.arms[arm].variant, config: c.arms[arm].config,
-                                control: control, screen: screen, appVersion: version, frame: frame,
-                                container: container.name ?? "custom", scrollAxis: axis, arm: arm,
-                                behavior: behavior, samples: samples)
+        let attributes = SessionAttributes(config: c.arms[arm].config, variant: c.arms[arm].variant, control: control,
+                                           frame: frame, container: container, scrollAxis: axis,
+                                           text: [.user: "u\(user + 1)", .screen: screen, .appVersion: version])
+        return SyntheticSession(id: id, attributes: attributes, arm: arm, behavior: behavior, samples: samples)
     }
 
     /// Samples `path` at the display rate: `began` at `start`, then one sample per interval from a

@@ -116,11 +116,8 @@ enum Render {
         }
     }
 
-    /// Shortest text that reads back as the same Double.
-    static func full(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
-        return "\(d)"
-    }
+    /// Shortest text that reads back as the same Double (`JSONText.number`).
+    static func full(_ d: Double) -> String { JSONText.number(d) }
 
     static func csv(_ table: ResultTable) -> String {
         var out = table.columns.map { csvField($0.name) }.joined(separator: ",") + "\n"
@@ -130,8 +127,8 @@ enum Render {
 
     // MARK: JSON
 
-    /// A JSON string literal (PressCore's canonical escaping: `"`, `\\` and control characters).
-    static func jsonString(_ s: String) -> String { CanonicalJSON.string(s).text }
+    /// A JSON string literal (`JSONText.string`: `"`, `\\` and control characters escaped).
+    static func jsonString(_ s: String) -> String { JSONText.string(s) }
 
     static func jsonValue(_ cell: Cell) -> String {
         switch cell {

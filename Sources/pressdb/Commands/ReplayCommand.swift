@@ -59,11 +59,12 @@ struct ReplayCommand: ParsableCommand {
         Column("release_jump_pt", .number(3)),
     ]
 
-    static func cells(_ s: StoredSession, _ r: ResultRow) -> [Cell] {
-        [.text(s.session), .text(r.config), s.variant.map(Cell.text) ?? .null, .text(r.outcome),
-         r.cancelReason.map(Cell.text) ?? .null, .bool(r.actionFired),
-         r.feedbackLatencyMs.map(Cell.double) ?? .null, r.actionLatencyMs.map(Cell.double) ?? .null,
-         .double(r.durationMs), .double(r.maxTravelPt), .double(r.pressDepth), .double(r.releaseJumpPt)]
+    static func cells(_ s: StoredSession, _ row: ResultRow) -> [Cell] {
+        let r = row.result
+        return [.text(s.session), .text(row.config), s.variant.map(Cell.text) ?? .null, .text(r.outcome.rawValue),
+                r.cancelReason.map { Cell.text($0.rawValue) } ?? .null, .bool(r.actionFired),
+                r.feedbackLatencyMs.map(Cell.double) ?? .null, r.actionLatencyMs.map(Cell.double) ?? .null,
+                .double(r.durationMs), .double(r.maxTravelPt), .double(r.pressDepth), .double(r.releaseJumpPt)]
     }
 
     /// Lines for standard error about what a replay did and what it could not do.

@@ -5,22 +5,21 @@ import PressCharts
 import PressCore
 import PressFormats
 
-/// One container's curve for a typical tap.
+/// One container's curve for a typical tap: the replay of the tap in that container.
 struct TypicalTapCurve {
     /// The container's label: its name (`none`, `scroll`, …) or its parameters.
     var container: String
-    var classification: PressClassification
-    /// Seconds since touch-down to the first frame showing the press; nil: never seen.
-    var feedbackLatency: Double?
-    /// The scale on screen over time (seconds since touch-down).
-    var timeline: ScaleTimeline
+    /// The replay (`Replay.trace`): what the stored result of such a session would be read from.
+    var trace: ReplayTrace
     /// When the displayed scale stops changing, or the lift if later (seconds since touch-down).
     var settledTime: Double
 
+    var classification: PressClassification { trace.classification }
+    /// Seconds since touch-down to the first frame showing the press; nil: never seen.
+    var feedbackLatency: Double? { trace.visual.feedbackLatency }
+
     /// The displayed scale on every frame from touch-down (k / refreshRate, k = 0, 1, …) to `end`.
-    func frames(until end: Double, display: Display) -> [ScaleSample] {
-        timeline.samples(from: 0, to: end, step: 1 / display.refreshRate)
-    }
+    func frames(until end: Double) -> [ScaleSample] { trace.frames(until: end) }
 }
 
 /// A stationary tap of a given duration, replayed in several containers under one configuration.
@@ -58,13 +57,10 @@ struct TypicalTap {
         let samples = [TouchSample(t: 0, x: 0, y: 0, phase: .began), TouchSample(t: duration, x: 0, y: 0, phase: .ended)]
         var curves: [TypicalTapCurve] = []
         for (label, container) in containers {
-            let c = PressClassifier.classify(samples, frame: nil, container: container, scrollAxis: .vertical,
-                                             configuration: configuration)
-            let timeline = try ScaleTimeline(animation: configuration.animation, events: c.scaleEvents)
-            let visual = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width, height: c.frame.height,
-                                           refreshRate: display.refreshRate, density: display.density)
-            curves.append(TypicalTapCurve(container: label, classification: c, feedbackLatency: visual.feedbackLatency,
-                                          timeline: timeline, settledTime: max(timeline.settledTime, duration)))
+            let trace = try Replay.trace(samples, frame: nil, container: container, scrollAxis: Replay.defaultScrollAxis,
+                                         configuration: configuration, display: display)
+            curves.append(TypicalTapCurve(container: label, trace: trace,
+                                          settledTime: max(trace.timeline.settledTime, duration)))
         }
         self.curves = curves
     }
@@ -88,7 +84,7 @@ struct TypicalTap {
         let end = Self.axisEnd(settledTime, display)
         var out: [(labels: [String], curve: TypicalTapCurve, frames: [ScaleSample])] = []
         for c in curves {
-            let frames = c.frames(until: end, display: display)
+            let frames = c.frames(until: end)
             if let i = out.firstIndex(where: { $0.frames == frames && $0.curve.feedbackLatency == c.feedbackLatency }) {
                 out[i].labels.append(c.container)
             } else {
@@ -103,7 +99,7 @@ struct TypicalTap {
     /// for touch-down, release and the frames at which the press first shows.
     func chart(until end: Double) -> ScaleTimelineChart {
         let series = distinctCurves.map { entry in
-            let frames = entry.curve.frames(until: end, display: display)
+            let frames = entry.curve.frames(until: end)
             let note = entry.curve.feedbackLatency.map { "press first shows at \(Self.ms($0)) (dot)" }
                 ?? "the press never shows (unseen)"
             return ScaleSeries(name: entry.labels.joined(separator: ", "), times: frames.map(\.t), scales: frames.map(\.scale),

@@ -1,0 +1,161 @@
+// Replay during ingest (`IngestOptions.replayStoredSessions`): each session ingest stores is
+// replayed from memory on a worker thread while ingest goes on, and its result row is written
+// on the ingesting thread before the transaction holding the session commits.
+import Dispatch
+import PressCore
+import PressFormats
+
+/// One stored session to replay on the worker: everything `Replayer.row` needs, by value.
+struct ReplayJob: Sendable {
+    var id: Int64
+    var samples: [TouchSample]
+    var attributes: SessionAttributes
+    var configuration: PressConfiguration
+}
+
+/// Replays jobs on a thread of its own (pure work: no database), handing the result rows back
+/// in submission order, through two `BlockingQueue`s. The ingesting thread submits batches of
+/// jobs and takes rows.
+final class ReplayWorker: @unchecked Sendable {
+    private let jobs = BlockingQueue<[ReplayJob]>(capacity: .max)
+    /// Rows done, a batch per batch of jobs, in submission order; nil for a session that cannot
+    /// be replayed.
+    private let rows = BlockingQueue<[ResultRow?]>(capacity: .max)
+    /// Batches submitted and not yet taken back (touched by the ingesting thread only).
+    private var outstanding = 0
+    private let stopped = DispatchSemaphore(value: 0)
+    private var isStopped = false
+    private let options: ReplayOptions
+
+    init(options: ReplayOptions) {
+        self.options = options
+        ThreadWork { self.work() }.start()
+    }
+
+    /// Queues `batch` for replay.
+    func submit(_ batch: [ReplayJob]) {
+        guard !batch.isEmpty else { return }
+        outstanding += 1
+        jobs.push(batch)
+    }
+
+    /// The rows finished so far (`all`: waits until every submitted job is finished), in
+    /// submission order; nil marks a session that cannot be replayed.
+    func take(all: Bool) -> [ResultRow?] {
+        var done: [ResultRow?] = []
+        while outstanding > 0, let batch = rows.pop(timeout: all ? nil : .zero) {
+            outstanding -= 1
+            done += batch
+        }
+        return done
+    }
+
+    /// Ends the worker thread (after the jobs already queued) and waits for it.
+    func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        jobs.close()
+        stopped.wait()
+    }
+
+    private func work() {
+        while let batch = jobs.pop() {
+            rows.push(batch.map { try? Replayer.row(id: $0.id, samples: $0.samples, attributes: $0.attributes,
+                                                    under: $0.configuration, counterfactual: false, options: options) })
+        }
+        stopped.signal()
+    }
+}
+
+/// Replays sessions as ingest stores them: the samples and attributes are in memory, so nothing
+/// is read back. The rows are exactly `Replayer.replayMissing`'s: same configuration (the
+/// catalog as the run starts), same version, same replay of the same values, written in the
+/// same order; a session is never committed without its result.
+final class StoredSessionReplay {
+    let store: Store
+    let replayer: Replayer
+    /// Highest `sessions.id` before this run: rows above it are this run's.
+    let firstNewID: Int64
+    /// Resolved configurations (nil: unknown, or possibly redefined by this run), by name.
+    private var chosen: [String: PressConfiguration?] = [:]
+    private var redefined: Set<String> = []
+    private let worker: ReplayWorker
+    private var batch: [ReplayJob] = []
+    /// Jobs handed to the worker per batch (the hand-over costs a lock and a wake-up).
+    static let batchSize = 256
+
+    init(store: Store, options: IngestOptions) throws {
+        self.store = store
+        let catalog = try ConfigurationCatalog(store: store)
+        replayer = Replayer(store: store, catalog: catalog,
+                            options: ReplayOptions(defaultConfig: options.defaultConfig ?? Replay.defaultConfiguration.name))
+        firstNewID = (try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0) + 1
+        worker = ReplayWorker(options: replayer.options)
+        batch.reserveCapacity(Self.batchSize)
+    }
+
+    deinit { stop() }
+
+    /// Queues stored session `id` for replay; false when it is left to `replayMissing`
+    /// (unknown or redefined configuration). A session that cannot be replayed is left to it too
+    /// when its row comes back empty.
+    @discardableResult
+    func replay(id: Int64, _ s: AssembledSession) -> Bool {
+        let name = s.meta.config ?? replayer.options.defaultConfig
+        let c: PressConfiguration?
+        if let known = chosen[name] { c = known } else {
+            c = redefined.contains(name) ? nil : replayer.catalog.resolve(name)
+            chosen[name] = c
+        }
+        guard let c else { return false }
+        // The stored attributes are `s.meta` as bound; `variant` plays no part in a replay.
+        batch.append(ReplayJob(id: id, samples: s.samples, attributes: s.meta, configuration: c))
+        if batch.count >= Self.batchSize {
+            worker.submit(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+        return true
+    }
+
+    /// Writes the rows the worker has finished (`all`: every queued session's, waiting for
+    /// them: call before committing). Returns the number of rows written.
+    func write(all: Bool) throws -> Int {
+        if all {
+            worker.submit(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+        var written = 0
+        for row in worker.take(all: all) {
+            guard let row else { continue }
+            try store.insertResult(row)
+            written += 1
+        }
+        return written
+    }
+
+    /// Ends the worker thread (queued replays are dropped with the transaction).
+    func stop() { worker.stop() }
+
+    /// A `{"type":"config"}` record named `name` was read: after the ingest it may change what
+    /// `name` resolves to, so this run's sessions of that configuration are left to
+    /// `replayMissing` (their results written so far are removed in the same transaction).
+    /// Call after `write(all: true)`.
+    /// - Returns: the number of results removed.
+    func mayBeRedefined(_ name: String) throws -> Int {
+        guard !redefined.contains(name) else { return 0 }
+        redefined.insert(name)
+        var removed = 0
+        if let c = chosen[name] ?? nil {
+            let delete = try store.db.prepare("""
+                DELETE FROM results WHERE config_version = ?1 AND session_id IN
+                    (SELECT id FROM sessions WHERE id >= ?2 AND coalesce(config, ?3) = ?4)
+                """)
+            delete.bind(1, c.version); delete.bind(2, firstNewID)
+            delete.bind(3, replayer.options.defaultConfig); delete.bind(4, name)
+            try delete.run()
+            removed = store.db.changes
+        }
+        chosen[name] = .some(nil)
+        return removed
+    }
+}

@@ -1,0 +1,150 @@
+// The store calls of one ingest run: its connection settings, its transactions (batches), and
+// every row it reads or writes. The ingester decides (IngestRules); this writes.
+import PressCore
+import PressFormats
+
+/// One ingest run's side of the database: opens a transaction at the start, commits it in
+/// batches, and while the run is open sets the connection up for bulk writing
+/// (`connectionSettings`), put back when it ends.
+final class IngestWriter {
+    let store: Store
+    /// `IngestOptions.strict`: one transaction for the whole run, never committed in batches.
+    let strict: Bool
+    private var settings: PragmaScope?
+    /// New sessions stored since the last commit.
+    private(set) var sessionsInBatch = 0
+    private var batchStart = ContinuousClock.now
+    private(set) var isOpen = true
+
+    /// SQLite's page cache while a run is open, KiB (SQLite's default is 2,000 KiB). The
+    /// `sessions.session` index takes keys in no particular order; with the default cache its
+    /// pages are read again and again once the index outgrows it: ingest of 400,000 generated
+    /// sessions spent 2.9 s in the kernel with the default, 1.6 s with 16 MiB. Peak memory is then
+    /// about 49 MB for 100,000 and for 400,000 sessions alike.
+    static let cacheKiB = 16_384
+
+    /// The connection's settings while a run is open, each put back when it ends:
+    ///
+    /// - `cache_size`: `cacheKiB` (above).
+    /// - `ignore_check_constraints = ON`. SQLite checks a `CHECK (x IN ('a', 'b', 'c'))`
+    ///   constraint by building a temporary B-tree of the list for every row it writes; for
+    ///   `sessions` (`end_phase`, `scroll_axis`) and `results` (`outcome`, `cancel_reason`) that
+    ///   was about a third of ingest's instructions (callgrind, 20,000 sessions: 6.35 → 4.48 G).
+    ///   Every value the ingest writes to those columns is the raw value of a Swift enum whose
+    ///   cases are exactly the listed values (`TouchPhase.ended`/`.cancelled`, `ScrollAxis`,
+    ///   `PressOutcome`, `CancelReason`; a test compares them with the schema). Setting the
+    ///   pragma back re-prepares every statement, so nothing else runs without the checks.
+    /// - `foreign_keys = OFF` (outside the transaction: SQLite ignores it inside one). For a
+    ///   session that saves two `sources` lookups, for a result one `sessions` lookup, each with
+    ///   its own cursor: 4.6 % of the ingesting thread's instructions (callgrind, 20,000
+    ///   sessions: 2,139 M → 2,040 M). What the run writes satisfies every foreign key by
+    ///   construction:
+    ///   - `sessions.source_id`/`last_source_id`, `pending.*source_id`, `rejects.source_id` are
+    ///     the `sources` row this run inserted for the input being read (`beginSource`), or the
+    ///     one a merge kept (`finishSource` moves every reference, in `sessions`, `pending`,
+    ///     `rejects` and the open sessions in memory, before it deletes the duplicate row it
+    ///     inserted itself), or, for a session resumed from `pending`, that row's own source,
+    ///     which held when it was written and which only such a merge of that run's own row ever
+    ///     deletes (pending rows are written after it, at the end of a run).
+    ///   - `results.session_id` is the id `insertSession` just returned, in the same transaction
+    ///     (a result is written before the transaction holding its session commits).
+    ///   - The run deletes only `pending` and `results` rows (nothing refers to them) and its own
+    ///     duplicate `sources` row after moving its references, so no `ON DELETE` action is due.
+    ///   Tests check `PRAGMA foreign_key_check` after runs that merge sources, resume pending
+    ///   sessions, reject, and abort (`IngestReplayTests`, the reliability tests); other
+    ///   connections enforce foreign keys throughout.
+    static let connectionSettings: [(name: String, value: String)] = [
+        ("cache_size", "-\(cacheKiB)"),
+        ("ignore_check_constraints", "ON"),
+        ("foreign_keys", "OFF"),
+    ]
+
+    /// Starts a run: sets `connectionSettings` and opens the first transaction (for `strict`,
+    /// the only one).
+    init(store: Store, strict: Bool) throws {
+        self.store = store
+        self.strict = strict
+        settings = try store.db.settingPragmas(Self.connectionSettings)
+        do {
+            try store.db.begin()
+            try store.stampIngestTime()
+        } catch { end(committing: false); throw error }
+    }
+
+    deinit { if isOpen { end(committing: false) } }
+
+    /// Commits (or rolls back) the open transaction and puts the connection's settings back.
+    func end(committing: Bool) {
+        guard isOpen else { return }
+        isOpen = false
+        store.ingestedAt = nil
+        if !committing { store.db.rollback() }
+        settings?.restore()
+        settings = nil
+    }
+
+    /// Commits what is written, then ends the run.
+    func commitAndEnd() throws {
+        do {
+            try store.db.commit()
+            end(committing: true)
+        } catch {
+            end(committing: false)
+            throw error
+        }
+    }
+
+    // MARK: Batches
+
+    /// Whether the batch is due: `batchSessions` new sessions, or `batchSeconds` since it began
+    /// (never with `strict`).
+    func batchIsDue(_ options: IngestOptions) -> Bool {
+        guard !strict else { return false }
+        let elapsed = ContinuousClock.now - batchStart
+        return sessionsInBatch >= options.batchSessions || elapsed > .milliseconds(Int64(options.batchSeconds * 1000))
+    }
+
+    /// Commits the batch (letting another writer take its turn) and begins the next.
+    func commitBatch() throws {
+        try store.db.commitAndHandOff()
+        try store.db.begin()
+        try store.stampIngestTime()
+        sessionsInBatch = 0
+        batchStart = ContinuousClock.now
+    }
+
+    // MARK: Rows
+
+    func beginSource(name: String) throws -> Int64 { try store.beginSource(name: name) }
+
+    func finishSource(id: Int64, input: ByteInput, records: Int, rejects: Int) throws -> Int64 {
+        try store.finishSource(id: id, hash: input.contentHash, bytes: input.bytesRead, records: records, rejects: rejects)
+    }
+
+    /// The name of the `sources` row `id` (for a message), `?` when there is none.
+    func sourceName(_ id: Int64) throws -> String {
+        let s = try store.cached("SELECT name FROM sources WHERE id = ?")
+        s.bind(1, id)
+        return try s.scalarText() ?? "?"
+    }
+
+    /// Stores a complete session: its new `sessions.id`, or nil when the id is stored already.
+    func insert(_ s: AssembledSession) throws -> Int64? {
+        let id = try store.insertSession(s)
+        if id != nil { sessionsInBatch += 1 }
+        return id
+    }
+
+    /// The samples of the complete session stored under `session`, or nil. Samples that cannot be
+    /// decoded (a damaged BLOB) are given as none, which no session repeats: the ingest then
+    /// reports a conflict and keeps the stored row.
+    func storedSamples(_ session: String) throws -> [TouchSample]? {
+        do { return try store.storedSamples(session: session) } catch is SampleCodecError { return [] }
+    }
+
+    func pending(_ session: String) throws -> AssembledSession? { try store.pending(session: session) }
+    func keepPending(_ s: AssembledSession) throws { try store.savePending(s) }
+    func deletePending(_ session: String) throws { try store.deletePending(session: session) }
+    func reject(_ r: Reject, sourceID: Int64?) throws { try store.insertReject(r, sourceID: sourceID) }
+    func configRecord(_ c: ConfigRecordText) throws { try store.insertConfigRecord(c) }
+}
