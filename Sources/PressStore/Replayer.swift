@@ -20,6 +20,10 @@ public struct ReplayOptions: Sendable {
     /// default (60 Hz, 3 px/pt): `results` holds one row per session and configuration version,
     /// measured on the default display, and a report must not mix displays.
     public var storesResults = true
+    /// Called after each batch with the sessions handled so far and the total the call will
+    /// handle (`replayMissing`: every session without its result, over all configurations), for
+    /// a progress display. Nil: nothing is counted.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
     public init(display: Display = Display(), defaultConfig: String = PressConfiguration.springPress.name,
                 defaultContainer: Container = .none, batchSize: Int = 5_000) {
         self.display = display; self.defaultConfig = defaultConfig
@@ -100,6 +104,15 @@ public final class Replayer {
         names.bind(1, options.defaultConfig)
         var configNames: [String] = []
         while try names.step() { configNames.append(names.text(0)) }
+        var counter = ProgressCounter(report: options.progress)
+        if counter.report != nil {
+            for name in configNames {
+                guard let configuration = catalog.resolve(name) else { continue }
+                var filter = SessionFilter(config: name, withoutResultForConfigVersion: configuration.version)
+                filter.defaultConfig = options.defaultConfig
+                counter.total += try store.sessionCount(filter)
+            }
+        }
         for name in configNames where !summary.stopped {
             var filter = SessionFilter(config: name)
             filter.defaultConfig = options.defaultConfig
@@ -114,7 +127,7 @@ public final class Replayer {
             // config index and the results key, without reading any session.
             guard try anyMissing(name, version: chosen.version) else { continue }
             filter.withoutResultForConfigVersion = chosen.version
-            try run(filter, &summary, each) { _ in (chosen, false) }
+            try run(filter, &summary, &counter, each) { _ in (chosen, false) }
         }
         return summary
     }
@@ -151,7 +164,9 @@ public final class Replayer {
             resolved[name] = c
             return c
         }
-        try run(f, &summary, each) { session in
+        var counter = ProgressCounter(report: options.progress)
+        if counter.report != nil { counter.total = try store.sessionCount(f) }
+        try run(f, &summary, &counter, each) { session in
             let ownConfiguration = own(self.configurationName(of: session))
             if let target { return (target, ownConfiguration?.version != target.version) }
             return ownConfiguration.map { ($0, false) }
@@ -169,7 +184,18 @@ public final class Replayer {
         }
     }
 
-    private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary,
+    /// Sessions handled of the total, for `ReplayOptions.progress`.
+    struct ProgressCounter {
+        let report: (@Sendable (Int, Int) -> Void)?
+        var done = 0
+        var total = 0
+        mutating func add(_ n: Int) {
+            done += n
+            report?(done, max(total, done))
+        }
+    }
+
+    private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary, _ counter: inout ProgressCounter,
                      _ each: ((StoredSession, ResultRow) -> Void)?,
                      choose: (StoredSession) -> (Chosen, Bool)?) throws {
         // Sessions are read a page at a time and the cursor is closed before the page's results
@@ -207,6 +233,7 @@ public final class Replayer {
                 summary.replayed += batch.count
                 batch.removeAll(keepingCapacity: true)
             }
+            counter.add(sessions.count)
             if sessions.count < options.batchSize { break }
             if let stop = options.shouldStop, stop() { summary.stopped = true; return }
         }
