@@ -7,6 +7,8 @@
 -- device pixel (a scroll-abort before delivery is not a press). share_over_100ms: among presses
 -- with feedback, the share seen later than 100 ms, where press feedback is judged to degrade
 -- (Kaaresoja et al., ACM TAP 2014).
+-- table: key grp, variant, sessions, tap_rate, cancel_rate, scroll_abort_rate, unseen_presses, feedback_p50_ms, feedback_p90_ms, false_actions, share_over_100ms
+-- table: footnote feedback_*, share_over_100ms: over the presses that were seen; unseen_presses counts the presses never seen
 SELECT
     grp,
     arm AS variant,

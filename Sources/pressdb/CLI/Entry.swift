@@ -58,6 +58,9 @@ func runMain(_ arguments: [String]) -> Int32 {
     argv.removeFirst()
     do {
         return try run(command, argv)
+    } catch is StandardOutput.Closed {
+        // The reader of standard output has gone (`| head`): done, quietly.
+        return ExitCode.ok
     } catch let e as CLIError {
         printError("pressdb \(first): \(e.message)")
         return e.status

@@ -65,6 +65,9 @@ struct CompareCommand: ParsableCommand {
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
+    @Flag(.wide) var wide: Bool
+    @Option(.columns) var columns: [String]
+    @Flag(.explain) var explain: Bool
 
     func validate() throws {
         guard a != b else {
@@ -100,8 +103,8 @@ struct CompareCommand: ParsableCommand {
         }
 
         let renderer = ComparisonRenderer(report: report, notes: notes)
-        let text = renderer.render(format, color: out == nil && useColor())
-        if format == .csv || format == .json {
+        let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))
+        if format == .csv || format == .json || format == .ndjson {
             // Machine formats carry rows only: the notes and warnings go to standard error.
             for line in renderer.standardErrorLines { printError(line) }
         }
@@ -151,6 +154,10 @@ struct CompareCommand: ParsableCommand {
             throw CLIError.failure("cannot open \(path): \(error)")
         }
         let pairing = try PairedComparison(store: store)
+        // Sessions replayed now under A or B, of all that lack one of the two results.
+        let progress = Progress("compare", unit: .sessions, enabled: Progress.shown(quiet: false))
+        defer { progress.clear() }
+        pairing.replayer.options.progress = progress.replayed
         guard let configA = pairing.replayer.catalog.resolve(a) else { throw unknownConfiguration(a, pairing.replayer.catalog) }
         guard let configB = pairing.replayer.catalog.resolve(b) else { throw unknownConfiguration(b, pairing.replayer.catalog) }
         let summary: PairingSummary
