@@ -258,7 +258,8 @@ struct ComparisonRenderer {
                 guard r.difference.isFinite, let i = r.differenceInterval, i.lower.isFinite, i.upper.isFinite else { return nil }
                 return Difference(metric: r.metric.rawValue, estimate: r.difference * scale, lower: i.lower * scale,
                                   upper: i.upper * scale, preferred: r.metric.direction == .higherIsBetter ? .higher : .lower,
-                                  significant: r.verdict == .better || r.verdict == .worse)
+                                  significant: r.verdict == .better || r.verdict == .worse,
+                                  verdictText: r.verdict.rawValue)  // PressStats' words, as in the table
             }
         }
         let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)
@@ -267,7 +268,7 @@ struct ComparisonRenderer {
         let left = report.rows.count - rates.count - latencies.count
         if !rates.isEmpty {
             page.heading("Rates")
-            page.figure(ForestPlot(title: "Rates: B − A", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 2),
+            page.figure(ForestPlot(title: "Rates: B − A", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
                         caption: "Differences of rates, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals. Coloured only when the verdict is better or worse.")
         }
         if !latencies.isEmpty {
