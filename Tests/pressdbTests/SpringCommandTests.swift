@@ -10,6 +10,19 @@ import Testing
         return try #require(object as? [String: Any])
     }
 
+    // ζ = c / (2√(km)) = 40 / (2 × 10) = 2 for m 1, k 100, c 40: Core Animation evaluates it as
+    // critically damped unless overdamping is allowed; pressdb says so rather than silently.
+    @Test func dampingAboveOneSaysItIsEvaluatedAsCritical() throws {
+        let critical = try Binary.run(["spring", "--mass", "1", "--stiffness", "100", "--damping", "40"])
+        #expect(critical.status == 0)
+        #expect(critical.stderr.contains("damping ratio 2 is above 1: evaluated as critically damped (ζ = 1)"))
+        let swiftUI = try Binary.run(["spring", "--response", "0.5", "--damping-fraction", "1.5"])
+        #expect(swiftUI.stderr.contains("damping ratio 1.5 is above 1"))
+        let over = try Binary.run(["spring", "--mass", "1", "--stiffness", "100", "--damping", "40", "--allow-overdamping"])
+        #expect(over.status == 0 && over.stderr.isEmpty)
+        #expect(try Binary.run(["spring", "--mass", "1", "--stiffness", "100", "--damping", "10"]).stderr.isEmpty)
+    }
+
     // Framer's published UIKit mapping: duration 3, damping ratio 0.25 → stiffness
     // 54.83363359078326, damping 3.702486785620688.
     @Test func uiKitGroupGivesFramersValuesWithExactKeys() throws {
