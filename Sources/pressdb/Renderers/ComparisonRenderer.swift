@@ -268,20 +268,21 @@ struct ComparisonRenderer {
         let left = report.rows.count - rates.count - latencies.count
         if !rates.isEmpty {
             page.heading("Rates")
-            page.figure(ForestPlot(title: "Rates: B − A", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
+            page.figure(ForestPlot(title: "Rates: \(report.treatmentName) − \(report.controlName) (B − A)", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
                         caption: "Differences of rates, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals. Coloured only when the verdict is better or worse.")
         }
         if !latencies.isEmpty {
             page.heading("Latency")
-            page.figure(ForestPlot(title: "Latency: B − A", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
+            page.figure(ForestPlot(title: "Latency: \(report.treatmentName) − \(report.controlName) (B − A)", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
                         caption: "Differences of latencies, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals (p50: Hodges–Lehmann shift). Coloured only when the verdict is better or worse."
                             + (left > 0 ? " \(left) metric\(left == 1 ? "" : "s") without a finite interval are in the table only." : ""))
         }
         page.heading("All metrics")
         let (columns, rows) = humanTable
+        // A value over its interval, so the numbers never wrap and the table fits a 1280 px window.
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: columns.map { $0.alignsRight ? .numeric($0.header) : .text($0.header) },
-                             rows: rows.map { $0.map(\.full) }))
+                             rows: rows.map { $0.map { $0.full.replacingOccurrences(of: " (", with: "\n(") } }))
         page.paragraph(Self.footnote.replacingOccurrences(of: "\n", with: " "))
         return page.render()
     }
