@@ -109,6 +109,6 @@ public enum Replay {
         for _ in 0..<decimals { scale *= 10 }  // exact: every power of ten up to 1e22 is a double
         let scaled = value * scale
         guard abs(scaled) < 9.0e15 else { return value }  // beyond 2^53 there is no fraction left
-        return scaled.rounded() / scale
+        return scaled.rounded() / scale + 0  // + 0 turns −0 into 0
     }
 }

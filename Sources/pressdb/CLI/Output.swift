@@ -87,15 +87,23 @@ enum Render {
             }
         case .double(let d):
             guard d.isFinite else { return "–" }
-            switch style {
-            case .percent: return String(format: "%.1f%%", d * 100)
-            case .number(let k): return String(format: "%.\(k)f", d)
-            case .milliseconds: return String(format: "%.1f", d)
-            case .points, .fraction: return String(format: "%.2f", d)
-            case .integer: return String(Int(d.rounded()))
-            case .flag: return d == 0 ? "no" : "yes"
-            case .text, .exact: return full(d)
-            }
+            let text = rounded(d, style)
+            // A negative number that rounds to zero is shown as zero ("0.00", not "-0.00").
+            if text.hasPrefix("-"), !text.contains(where: { ("1"..."9").contains($0) }) { return String(text.dropFirst()) }
+            return text
+        }
+    }
+
+    /// `d` (finite) in `style`'s rounding.
+    private static func rounded(_ d: Double, _ style: ColumnStyle) -> String {
+        switch style {
+        case .percent: return String(format: "%.1f%%", d * 100)
+        case .number(let k): return String(format: "%.\(k)f", d)
+        case .milliseconds: return String(format: "%.1f", d)
+        case .points, .fraction: return String(format: "%.2f", d)
+        case .integer: return String(Int(d.rounded()))
+        case .flag: return d == 0 ? "no" : "yes"
+        case .text, .exact: return full(d)
         }
     }
 

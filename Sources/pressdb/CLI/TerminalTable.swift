@@ -417,11 +417,12 @@ struct TerminalTable {
         let w = headers.map { Terminal.columns(Terminal.visible($0)) }.max() ?? 0
         var lines = zip(shown, headers).map { i, h -> String in
             let c = columns[i]
-            var about = c.name
+            var about = h == c.name ? "" : c.name
             let meanings = c.abbreviations.map { "\($0.0) = \($0.1)" }
             if form[i] != .full, !meanings.isEmpty { about += " (" + meanings.joined(separator: ", ") + ")" }
-            if let u = c.unit { about += "; " + u }
-            return "  " + h + String(repeating: " ", count: w - Terminal.columns(Terminal.visible(h))) + "  " + about
+            if let u = c.unit { about += (about.isEmpty ? "" : ": ") + u }
+            let line = "  " + h + String(repeating: " ", count: w - Terminal.columns(Terminal.visible(h))) + "  " + about
+            return String(line.reversed().drop { $0 == " " }.reversed())
         }
         lines.insert("Columns:", at: 0)
         lines += presentation.legend.map { $0 + "." }
@@ -431,7 +432,7 @@ struct TerminalTable {
     /// `text` in lines of at most `width` columns, broken at spaces (a longer word stands alone);
     /// every line ends with a newline. No width: one line.
     static func wrap(_ text: String, width: Int?, indent: String = "") -> String {
-        guard let width else { return text + "\n" }
+        guard let width, Terminal.columns(text) > width else { return text + "\n" }
         let lead = String(text.prefix { $0 == " " })
         var out = ""
         var line = lead

@@ -30,8 +30,10 @@ struct CompareCommand: ParsableCommand {
         verdict), suspicious lifts (≥ 50 %). See docs/compare.md.
 
         The terminal table shows rates as percentages and their differences in percentage
-        points (pp); CSV, JSON and Markdown carry every number at full precision (rates as
-        fractions, latencies in ms). Exit status 4 when an arm has no sessions.
+        points (pp), fitted to the terminal's width (--wide, --columns, --explain); Markdown
+        rounds as the table does; CSV, JSON and NDJSON carry every number at full precision
+        (rates as fractions, latencies in ms). Paired mode shows the progress of its replays on
+        standard error. Exit status 4 when an arm has no sessions.
 
         Examples:
           pressdb compare A B

@@ -18,9 +18,11 @@ struct ReplayCommand: ParsableCommand {
         other animation or thresholds. Those counterfactual results are stored too and feed
         'pressdb report --as' and 'pressdb compare --paired'.
 
-        Prints one row per replayed session: session, config, variant, outcome, cancel_reason,
-        action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt,
-        press_depth, release_jump_pt (null where undefined).
+        Prints one row per replayed session as it is replayed: session, config, variant,
+        outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
+        duration_ms, max_travel_pt, press_depth, release_jump_pt (null where undefined), shown
+        as 'pressdb report sessions' shows them; the terminal table fits the terminal's width.
+        On a terminal, standard error shows the progress (sessions of the total).
 
         Example:
           pressdb replay --as expand-delayed-click --format csv > counterfactual.csv

@@ -14,7 +14,11 @@ struct ReportCommand: ParsableCommand {
         own .sql files, which run read-only: nothing they say can write to the database.
 
         Rates are fractions with Wilson 95 % intervals (_low, _high); times in milliseconds.
-        The terminal table shows rates as percentages; CSV and JSON carry full precision.
+        The terminal table shows rates as percentages and fits the terminal's width: it says
+        under the table what it left out (--wide shows all, --columns chooses, --explain
+        explains each column, --full shows long text whole). CSV, JSON and NDJSON carry every
+        column at full precision. Rows stream: a report of any size runs in bounded memory,
+        and '| head' ends it at once (docs/reports.md).
         --format html writes one self-contained page (inline SVG and CSS, no scripts, nothing
         fetched): for the summary, the scale curve of a typical tap per configuration, the
         feedback-latency distributions, the outcome rates with their intervals and the same

@@ -195,7 +195,9 @@ struct ComparisonRenderer {
         ]
         if adjusted {
             columns.append(ShownColumn(name: "p_adjusted", header: report.correction == .holm ? "p (Holm)" : "p (BH)",
-                                       alignsRight: true))
+                                       shortHeader: "p adj", alignsRight: true,
+                                       abbreviations: [("p adj", report.correction == .holm ? "p adjusted by Holm–Bonferroni"
+                                                                                            : "p adjusted by Benjamini–Hochberg")]))
         }
         columns += [ShownColumn(name: "verdict"), ShownColumn(name: "test")]
         let rows = report.rows.map { r -> [ShownCell] in
