@@ -95,6 +95,17 @@ private let shared: Result<String, Error> = Result {
         #expect(piped.stdout.split(separator: "\n").first?.contains("release_jump_pt_max") == true)
     }
 
+    // Colour (a bold header) only on a terminal that is not TERM=dumb and without NO_COLOR.
+    @Test func dumbTerminalsGetNoColour() throws {
+        let db = try shared.get()
+        func header(_ environment: [String: String]) throws -> String {
+            try PseudoTerminal.run(Binary.url, ["configs", "--db", db], columns: 100, environment: environment).terminal
+        }
+        #expect(try header(["NO_COLOR": "", "TERM": "xterm"]).contains("\u{1B}[1m"))
+        #expect(!(try header(["NO_COLOR": "", "TERM": "dumb"]).contains("\u{1B}")))
+        #expect(!(try header(["NO_COLOR": "1", "TERM": "xterm"]).contains("\u{1B}")))
+    }
+
     // A rejected line is cut to the width with its size in bytes; --full shows it whole.
     @Test func rejectedLinesAreCutWithTheirSize() throws {
         let db = try shared.get()
