@@ -202,7 +202,8 @@ public final class PairedComparison {
         summary.selected = Int(try count.scalarInt() ?? 0)
         guard summary.selected > 0 else { throw ComparisonError.noSessions(filter: Self.describe(equals)) }
         var failures: [String: String] = [:]
-        for (configuration, isControl) in [(control, true), (treatment, false)] {
+        var missingIDs: [[Int64]] = []
+        for configuration in [control, treatment] {
             let missing = try store.db.prepare("""
                 SELECT s.id FROM sessions AS s WHERE \(where_)
                   AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.session_id = s.id AND r.config_version = ?\(values.count + 1))
@@ -211,7 +212,16 @@ public final class PairedComparison {
             missing.bind(values + [.text(configuration.version)])
             var ids: [Int64] = []
             while try missing.step() { ids.append(missing.int64(0)) }
+            missingIDs.append(ids)
+        }
+        // Progress over both replays: the treatment's continues where the control's ended.
+        let progress = replayer.options.progress
+        defer { replayer.options.progress = progress }
+        let total = missingIDs[0].count + missingIDs[1].count
+        for ((configuration, isControl), ids) in zip([(control, true), (treatment, false)], missingIDs) {
             guard !ids.isEmpty else { continue }
+            let before = isControl ? 0 : missingIDs[0].count
+            if let progress { replayer.options.progress = { done, _ in progress(before + done, total) } }
             let r = try replayer.replay(SessionFilter(ids: ids), as: configuration)
             if isControl { summary.replayedControl = r.replayed } else { summary.replayedTreatment = r.replayed }
             for f in r.failures { failures[f.session] = "cannot be replayed as \(configuration.name): \(f.reason)" }

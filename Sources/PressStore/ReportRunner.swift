@@ -207,6 +207,17 @@ public final class ReportRunner {
     /// of write fail with "not authorized".
     /// - Throws: `ReportError.sql` naming the report and SQLite's message.
     public func run(_ report: ReportDefinition) throws -> ReportResult {
+        var result = ReportResult(columns: [], rows: [])
+        try run(report, columns: { result.columns = $0 }, row: { result.rows.append($0) })
+        return result
+    }
+
+    /// Runs `report` as `run(_:)` does, handing its column names to `columns` and then each row
+    /// to `row` as SQLite produces it: nothing is collected, so a report of any length runs in
+    /// bounded memory. An error `columns` or `row` throws ends the report and is rethrown.
+    /// - Throws: `ReportError.sql` naming the report and SQLite's message.
+    public func run(_ report: ReportDefinition, columns: ([String]) throws -> Void,
+                    row: ([SQLValue]) throws -> Void) throws {
         sqlite3_set_authorizer(db.handle, { _, action, _, _, _, _ in
             switch action {
             case SQLITE_SELECT, SQLITE_READ, SQLITE_FUNCTION, SQLITE_RECURSIVE: return SQLITE_OK
@@ -219,17 +230,15 @@ public final class ReportRunner {
         do { statement = try db.prepare(report.sql) } catch let e as DatabaseError {
             throw ReportError.sql(report: report.name, message: e.message)
         }
-        var columns: [String] = []
-        for i in 0..<statement.columnCount { columns.append(statement.columnName(i)) }
-        var rows: [[SQLValue]] = []
-        do {
-            while try statement.step() {
-                rows.append((0..<statement.columnCount).map { statement.value($0) })
+        try columns((0..<statement.columnCount).map { statement.columnName($0) })
+        while true {
+            do {
+                guard try statement.step() else { break }
+            } catch let e as DatabaseError {
+                throw ReportError.sql(report: report.name, message: e.message)
             }
-        } catch let e as DatabaseError {
-            throw ReportError.sql(report: report.name, message: e.message)
+            try row((0..<statement.columnCount).map { statement.value($0) })
         }
-        return ReportResult(columns: columns, rows: rows)
     }
 }
 

@@ -72,7 +72,7 @@ extension OutputFormat: ChoiceArgument {}
 
 /// The formats of a report-like command: the tabular ones and a self-contained HTML page.
 enum DocumentFormat: String, ChoiceArgument {
-    case table, csv, json, markdown, html
+    case table, csv, json, ndjson, markdown, html
 
     /// The `OutputFormat` that renders it; nil for HTML.
     var tabular: OutputFormat? { OutputFormat(rawValue: rawValue) }
@@ -94,6 +94,26 @@ extension Flag {
     static var quiet: Flag { quiet(help: "Print no summary or progress on standard error.") }
     /// `-q, --quiet` with the command's own words for what it leaves out.
     static func quiet(help: String) -> Flag { Flag(name: "quiet", short: "q", help: help) }
+}
+
+// MARK: - --wide, --columns, --explain (terminal tables)
+
+extension Flag {
+    /// `--wide`: a terminal table with every column in full, however wide.
+    static var wide: Flag {
+        Flag(name: "wide", help: "Terminal table: every column in full, however wide (default: fitted to the terminal's width).")
+    }
+    /// `--explain`: a line per column under a terminal table.
+    static var explain: Flag {
+        Flag(name: "explain", help: "Terminal table: explain each column shown (its full name, abbreviations and unit) under it.")
+    }
+}
+
+extension Option where Value == [String] {
+    /// `--columns NAME,...`: the terminal table's columns, by their CSV names, in this order.
+    static var columns: Option {
+        Option(name: "columns", value: "NAME", help: "Terminal table: only these columns, in this order (names as in the CSV header)")
+    }
 }
 
 // MARK: - --where

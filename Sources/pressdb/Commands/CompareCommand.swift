@@ -30,8 +30,10 @@ struct CompareCommand: ParsableCommand {
         verdict), suspicious lifts (≥ 50 %). See docs/compare.md.
 
         The terminal table shows rates as percentages and their differences in percentage
-        points (pp); CSV, JSON and Markdown carry every number at full precision (rates as
-        fractions, latencies in ms). Exit status 4 when an arm has no sessions.
+        points (pp), fitted to the terminal's width (--wide, --columns, --explain); Markdown
+        rounds as the table does; CSV, JSON and NDJSON carry every number at full precision
+        (rates as fractions, latencies in ms). Paired mode shows the progress of its replays on
+        standard error. Exit status 4 when an arm has no sessions.
 
         Examples:
           pressdb compare A B
@@ -65,6 +67,9 @@ struct CompareCommand: ParsableCommand {
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
+    @Flag(.wide) var wide: Bool
+    @Option(.columns) var columns: [String]
+    @Flag(.explain) var explain: Bool
 
     func validate() throws {
         guard a != b else {
@@ -100,8 +105,8 @@ struct CompareCommand: ParsableCommand {
         }
 
         let renderer = ComparisonRenderer(report: report, notes: notes)
-        let text = renderer.render(format, color: out == nil && useColor())
-        if format == .csv || format == .json {
+        let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))
+        if format == .csv || format == .json || format == .ndjson {
             // Machine formats carry rows only: the notes and warnings go to standard error.
             for line in renderer.standardErrorLines { printError(line) }
         }
@@ -151,6 +156,10 @@ struct CompareCommand: ParsableCommand {
             throw CLIError.failure("cannot open \(path): \(error)")
         }
         let pairing = try PairedComparison(store: store)
+        // Sessions replayed now under A or B, of all that lack one of the two results.
+        let progress = Progress("compare", unit: .sessions, enabled: Progress.shown(quiet: false))
+        defer { progress.clear() }
+        pairing.replayer.options.progress = progress.replayed
         guard let configA = pairing.replayer.catalog.resolve(a) else { throw unknownConfiguration(a, pairing.replayer.catalog) }
         guard let configB = pairing.replayer.catalog.resolve(b) else { throw unknownConfiguration(b, pairing.replayer.catalog) }
         let summary: PairingSummary

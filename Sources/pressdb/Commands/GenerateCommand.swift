@@ -96,28 +96,14 @@ struct GenerateCommand: ParsableCommand {
         try log.forEachRecord { session, index in
             writer.append(session, sample: index)
             if writer.buffer.count >= chunk {
-                try Self.writeAll(writer.buffer)
+                try StandardOutput.write(writer.buffer)
                 writer.removeAll()
             }
         }
-        try Self.writeAll(writer.buffer)
+        try StandardOutput.write(writer.buffer)
         return ExitCode.ok
     }
 
-    /// Writes `bytes` to standard output, retrying partial writes and interruptions.
-    static func writeAll(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw CLIError.failure("cannot write to standard output: \(String(cString: strerror(errno)))")
-                }
-                offset += n
-            }
-        }
-    }
 }
 
 extension SyntheticArm: ExpressibleByArgument {

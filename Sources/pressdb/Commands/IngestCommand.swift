@@ -80,7 +80,11 @@ struct IngestCommand: ParsableCommand {
         return options
     }
 
-    func run() throws -> Int32 {
+    func run() throws -> Int32 { try run(summary: !quiet, progress: Progress.shown(quiet: quiet)) }
+
+    /// Ingests, printing the summary and the progress as asked (`pressdb demo` shows the progress
+    /// of its ingest and prints its own summary).
+    func run(summary showsSummary: Bool, progress showsProgress: Bool) throws -> Int32 {
         var options = IngestOptions()
         options.strict = strict
         options.defaultConfig = config
@@ -108,7 +112,9 @@ struct IngestCommand: ParsableCommand {
         defer { Interrupt.uninstall() }
         options.shouldStop = Interrupt.requested
         let started = ContinuousClock.now
-        let progress = Progress(enabled: !quiet && isatty(STDERR_FILENO) == 1, started: started)
+        // Bytes of the files' total size; for standard input (or a pipe), bytes read.
+        let progress = Progress("ingest", unit: .bytes, total: Self.totalSize(paths), enabled: showsProgress)
+        func reportProgress(_ bytes: Int, _ records: Int) { progress.update(bytes, detail: "\(Progress.grouped(records)) records") }
         let summary: IngestSummary
         var controlRecords = 0
         var warnings: [DeviceLogWarning] = [], warningCount = 0
@@ -123,18 +129,18 @@ struct IngestCommand: ParsableCommand {
                 case .ndjson:
                     // Layout records apply to the device recordings read after them.
                     var r = ControlRecordCollector(NDJSONReader(input))
-                    try ingester.ingest(&r, input: input, progress: progress.update)
+                    try ingester.ingest(&r, input: input, progress: reportProgress)
                     if !r.controls.isEmpty {
                         controlRecords += r.controls.count
                         device.layout = Layout(controls: (device.layout?.controls ?? []) + r.controls)
                     }
                 case .csv:
                     var r = CSVReader(input)
-                    try ingester.ingest(&r, input: input, progress: progress.update)
+                    try ingester.ingest(&r, input: input, progress: reportProgress)
                 case .getevent, .evemu, .evtest, .libinput:
                     var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
                                                 file: path == "-" ? nil : path)
-                    try ingester.ingest(&r, input: input, progress: progress.update)
+                    try ingester.ingest(&r, input: input, progress: reportProgress)
                     warnings += r.warnings
                     warningCount += r.warningCount
                 }
@@ -176,6 +182,9 @@ struct IngestCommand: ParsableCommand {
             configRejects = try catalog.importConfigRecords()
             var replayOptions = ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name)
             replayOptions.shouldStop = Interrupt.requested
+            let replaying = Progress("replay", unit: .sessions, enabled: showsProgress)
+            defer { replaying.clear() }
+            replayOptions.progress = replaying.replayed
             let replayer = Replayer(store: store, catalog: catalog, options: replayOptions)
             replayed = try replayer.replayMissing()
             replayed.replayed += summary.sessionsReplayed
@@ -189,7 +198,7 @@ struct IngestCommand: ParsableCommand {
         }
         let rejectCount = summary.rejects + configRejects.count
 
-        if !quiet {
+        if showsSummary {
             // Lines read in spite of a flaw (docs/device-recordings.md, "Warnings"), then rejects.
             var lines: [String] = warnings.prefix(Self.rejectMessagesShown).map(\.description)
             if warningCount > min(warnings.count, Self.rejectMessagesShown) {
@@ -224,27 +233,15 @@ struct IngestCommand: ParsableCommand {
         return "ingest: " + parts.joined(separator: "; ")
     }
 
-    /// A progress line on a terminal, shown after the first second and redrawn a few times a second.
-    final class Progress {
-        let enabled: Bool
-        let started: ContinuousClock.Instant
-        var lastDraw: ContinuousClock.Instant
-        var drawn = false
-        init(enabled: Bool, started: ContinuousClock.Instant) {
-            self.enabled = enabled; self.started = started; lastDraw = started
+    /// The total size of `paths` when every one is a regular file (nil for standard input, a pipe).
+    static func totalSize(_ paths: [String]) -> Int? {
+        var total = 0
+        for path in paths {
+            var st = stat()
+            guard path != "-", stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+            total += Int(st.st_size)
         }
-        func update(bytes: Int, records: Int) {
-            guard enabled else { return }
-            let now = ContinuousClock.now
-            guard now - started > .seconds(1), now - lastDraw > .milliseconds(250) else { return }
-            lastDraw = now
-            drawn = true
-            let mb = Double(bytes) / 1_048_576
-            FileHandle.standardError.write(Data(String(format: "\r\u{1B}[Kingest: %.1f MiB, %d records", mb, records).utf8))
-        }
-        func clear() {
-            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)); drawn = false }
-        }
+        return total
     }
 }
 
