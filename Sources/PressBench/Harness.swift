@@ -14,6 +14,7 @@ var allBenchmarks: [Benchmark] {
     []
     + springBenchmarks
     + readerBenchmarks
+    + replayBenchmarks
 }
 
 private func now() -> Double {
@@ -40,11 +41,33 @@ func measure(_ b: Benchmark) -> Double {
     return times.sorted()[times.count / 2]
 }
 
-func runBenchmarks(_ names: [String]) -> Int32 {
+/// Runs `b` once with `n` operations, untimed rounds aside: a fixed amount of work, for
+/// `valgrind --tool=callgrind` (instructions per operation = the difference between two counts,
+/// e.g. `--count 20000` and `--count 0`, over 20,000).
+func runOnce(_ b: Benchmark, _ n: Int) {
+    let sum = b.body(n)
+    print("\(b.name): \(n) operations (sum \(sum))")
+}
+
+func runBenchmarks(_ arguments: [String]) -> Int32 {
+    var names = arguments
+    var count: Int? = nil
+    if let i = names.firstIndex(of: "--count") {
+        guard i + 1 < names.count, let n = Int(names[i + 1]), n >= 0 else {
+            FileHandle.standardError.write(Data("pressdb-bench: --count needs a number of operations (0 or more)\n".utf8))
+            return 2
+        }
+        count = n
+        names.removeSubrange(i...(i + 1))
+    }
     let chosen = names.isEmpty ? allBenchmarks : allBenchmarks.filter { names.contains($0.name) }
     if chosen.isEmpty {
         FileHandle.standardError.write(Data("pressdb-bench: no benchmark named \(names.joined(separator: ", ")); have: \(allBenchmarks.map(\.name).joined(separator: ", "))\n".utf8))
         return 2
+    }
+    if let count {
+        for b in chosen { runOnce(b, count) }
+        return 0
     }
     print("| benchmark | what | time per operation |")
     print("|---|---|---:|")
