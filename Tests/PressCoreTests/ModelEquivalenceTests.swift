@@ -273,4 +273,35 @@ private func same(_ a: Double?, _ b: Double?) -> Bool { a?.bitPattern == b?.bitP
         }
         #expect(compared == 3_000 * 6)
     }
+
+    // Event sequences no finger makes: 2–9 presses and releases at random times in [0, 0.4] s,
+    // some at the same instant, so up to nine animations overlap (additive sums of many terms,
+    // keys replaced again and again). Every frame, change instant and metric bit for bit.
+    @Test func manyOverlappingAnimationsGiveTheReferenceBitForBit() throws {
+        var random = SplitMix64(seed: 20)
+        for configuration in PressConfiguration.presets + Self.extraConfigurations {
+            for _ in 0..<300 {
+                var events: [TimedScaleEvent] = []
+                for _ in 0..<(2 + random.below(8)) {
+                    let time = random.bernoulli(0.2) ? (events.last?.time ?? 0) : Double(random.below(400)) / 1000
+                    events.append(TimedScaleEvent(time: time, event: random.bernoulli(0.5) ? .press : .release))
+                }
+                let timeline = try ScaleTimeline(animation: configuration.animation, events: events)
+                let reference = try ReferenceTimeline(animation: configuration.animation, events: events)
+                #expect(timeline.changeInstants == reference.changeInstants)
+                for k in 0...60 {
+                    let t = Double(k) / 100
+                    #expect(timeline.scale(at: t).bitPattern == reference.scale(at: t).bitPattern, "\(configuration.name) \(events) at \(t)")
+                    #expect(timeline.scale(justBefore: t).bitPattern == reference.scale(justBefore: t).bitPattern)
+                }
+                for t in reference.changeInstants {
+                    #expect(timeline.scale(at: t).bitPattern == reference.scale(at: t).bitPattern)
+                    #expect(timeline.scale(justBefore: t).bitPattern == reference.scale(justBefore: t).bitPattern)
+                }
+                let v = try VisualMetrics(timeline: timeline, touchDown: 0, width: 60, height: 44)
+                let (feedback, jump, depth) = reference.metrics(width: 60, height: 44)
+                #expect(same(v.feedbackLatency, feedback) && same(v.releaseJump, jump) && same(v.pressDepth, depth))
+            }
+        }
+    }
 }
