@@ -29,7 +29,9 @@ enum DatabaseProblem {
                 + "the batches committed before were kept whole and nothing was half-written; "
                 + "free some space and re-run the same command"
         case cannotOpen:
-            return "cannot open \(path): \(e.message) (its directory must exist and be writable)"
+            // `Database` names the file already ("cannot open PATH: reason"); say it once.
+            let reason = e.message.hasPrefix("cannot open \(path): ") ? e.message : "cannot open \(path): \(e.message)"
+            return "\(reason) (its directory must exist and be writable)"
         case busy where e.code == busySnapshot:
             return "another process wrote to \(path) while this one was reading it; re-run the same command"
         case busy:
