@@ -267,12 +267,17 @@ public final class Ingester {
         if case .rejected(.notOpen) = event {
             var pending: AssembledSession?
             if pendingIDs.contains(r.session), !resumed.contains(r.session) { pending = try writer.pending(r.session) }
-            let storedComplete = pending == nil ? try writer.storedSamples(r.session) != nil : false
-            switch IngestRules.orphanSample(pendingToResume: pending != nil, storedComplete: storedComplete) {
+            let stored = pending == nil ? try storedForOrphans(r.session) : nil
+            switch IngestRules.orphanSample(r.sample, pendingToResume: pending != nil, stored: stored?.samples,
+                                            hint: stored?.next ?? 0) {
             case .resumePending:
                 assembler.resume(pending!)
                 resumed.insert(r.session)
                 event = assembler.add(session: r.session, sample: r.sample, meta: meta, empty: SessionAttributes(), at: origin)
+            case .repeatsStored(let index):
+                orphansOf?.next = index + 1
+                if repeatedSessions.insert(r.session).inserted { state.duplicates += 1 }
+                return
             case .afterEnd:
                 return try reject(Reject(source: r.source, reason: "sample after the end of session \"\(r.session)\" "
                     + "(it already ended with \"ended\" or \"cancelled\")", raw: raw()))
@@ -288,6 +293,22 @@ public final class Ingester {
         }
     }
 
+    /// The stored complete session that orphan samples were last compared with, and where the
+    /// next of them is looked for first (a re-read tail comes in order, so each is found at once).
+    private var orphansOf: (session: String, samples: [TouchSample], next: Int)?
+    /// Sessions whose samples this run re-read after they were stored complete, counted once each
+    /// as a duplicate.
+    private var repeatedSessions: Set<String> = []
+
+    /// The samples of the complete session `session` (nil when none is stored), kept while
+    /// orphan samples of the same session follow one another.
+    private func storedForOrphans(_ session: String) throws -> (samples: [TouchSample], next: Int)? {
+        if let o = orphansOf, o.session == session { return (o.samples, o.next) }
+        guard let samples = try writer.storedSamples(session) else { return nil }
+        orphansOf = (session, samples, 0)
+        return (samples, 0)
+    }
+
     /// The session with the run's defaults for what it does not give (`--config`, `--container`).
     private func withDefaults(_ s: AssembledSession) -> AssembledSession {
         var s = s
@@ -301,8 +322,14 @@ public final class Ingester {
         let s = withDefaults(assembled)
         let fromPending = pendingIDs.contains(s.id)
         let startedOver = fromPending && !resumed.contains(s.id) ? try writer.pending(s.id)?.samples : nil
-        if IngestRules.completed(s.samples, startedOver: startedOver) == .conflictsWithPending {
+        switch IngestRules.completed(s.samples, startedOver: startedOver) {
+        case .store: break
+        case .conflictsWithPending:
             return try conflict(s.id, with: "a pending session", at: location, raw: raw(), sourceID: s.last.sourceID)
+        case .durationNotFinite:
+            return try reject(Reject(source: location, reason: "session \"\(s.id)\" lasts from \(s.samples[0].t) s to "
+                + "\(s.samples[s.samples.count - 1].t) s: its duration is not a finite number of milliseconds "
+                + "(are the times in seconds?)", raw: raw()), sourceID: s.last.sourceID)
         }
         if let id = try writer.insert(s) {
             state.sessionsNew += 1
