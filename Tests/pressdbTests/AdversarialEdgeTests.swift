@@ -24,7 +24,7 @@ private func write(_ lines: [String], to url: URL) throws {
         let dir = try Binary.temporaryDirectory()
         let log = dir.appendingPathComponent("a.ndjson")
         try write([record("a", 0, "began"), record("a", 0.1, "ended")], to: log)
-        for args in [["ingest", log.path], ["replay"], ["config", "add", log.path]] {
+        for args in [["ingest", log.path], ["configs"], ["config", "add", log.path]] {
             let r = try Binary.run(args + ["--db", "/proc/nope.sqlite"])
             #expect(r.status == 1, "\(args): \(r.stderr)")
             #expect(r.stderr.components(separatedBy: "/proc/nope.sqlite").count == 2, "\(args): \(r.stderr)")
@@ -107,5 +107,91 @@ private func write(_ lines: [String], to url: URL) throws {
         try write([record("s1", 1.2, "moved", x: 13)], to: dir.appendingPathComponent("late.ndjson"))
         let late = try Binary.run(["ingest", "late.ndjson", "--db", "r.sqlite"], directory: dir)
         #expect(late.status == 3 && late.stderr.contains(#"late.ndjson:1: sample after the end of session "s1""#), "\(late.stderr)")
+    }
+
+    /// Item 13: an unknown configuration is a command-line error (status 2) everywhere. Before,
+    /// `ingest --config no-such-config` exited 0 and its sessions never got results, and
+    /// `compare --by config` and `report --as` gave 4; `compare --paired` and `replay --as`
+    /// already gave 2. A fresh database is not created for the failed ingest.
+    @Test func anUnknownConfigurationIsAUsageErrorEverywhere() throws {
+        let dir = try Binary.temporaryDirectory()
+        try write([record("a", 0, "began"), record("a", 0.1, "ended")], to: dir.appendingPathComponent("a.ndjson"))
+        let fresh = try Binary.run(["ingest", "--config", "no-such-config", "a.ndjson", "--db", "fresh.sqlite"], directory: dir)
+        #expect(fresh.status == 2, "\(fresh.stderr)")
+        #expect(fresh.stderr.hasPrefix("pressdb ingest: --config: no configuration named 'no-such-config' (known: "), "\(fresh.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("fresh.sqlite").path))
+        let db = dir.appendingPathComponent("p.sqlite").path
+        try Binary.run(["generate", "--sessions", "200", "--seed", "3"]).stdout
+            .write(to: dir.appendingPathComponent("g.ndjson"), atomically: true, encoding: .utf8)
+        #expect(try Binary.run(["ingest", "g.ndjson", "--db", db, "-q"], directory: dir).status == 0)
+        let stored = try Binary.run(["ingest", "--config", "no-such-config", "a.ndjson", "--db", db], directory: dir)
+        #expect(stored.status == 2, "\(stored.stderr)")
+        #expect(try rows(URL(fileURLWithPath: db), "SELECT count(*) FROM sessions WHERE session = 'a'") == [["0"]])
+        for args in [["compare", "spring-press", "no-such-config", "--by", "config"],
+                     ["compare", "no-such-config", "spring-press", "--by", "config"],
+                     ["report", "--as", "no-such-config"],
+                     ["compare", "spring-press", "no-such-config", "--paired"],
+                     ["replay", "--as", "no-such-config"]] {
+            let r = try Binary.run(args + ["--db", db])
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("no configuration named 'no-such-config'"), "\(args): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+        }
+        // A known configuration with no sessions is still "nothing to work on".
+        #expect(try Binary.run(["compare", "spring-press", "longpress-safe-area", "--by", "config", "--db", db]).status == 4)
+    }
+
+    /// Item 13: an empty input is "nothing to work on" (status 4; before: 0), and no database
+    /// is created for it.
+    @Test func anEmptyInputIsNothingToWorkOn() throws {
+        let dir = try Binary.temporaryDirectory()
+        try "".write(to: dir.appendingPathComponent("empty.ndjson"), atomically: true, encoding: .utf8)
+        try "\n  \n".write(to: dir.appendingPathComponent("blank.csv"), atomically: true, encoding: .utf8)
+        let file = try Binary.run(["ingest", "empty.ndjson", "blank.csv", "--db", "e.sqlite"], directory: dir)
+        #expect(file.status == 4, "\(file.stderr)")
+        #expect(file.stderr == "pressdb ingest: nothing to ingest: empty.ndjson and blank.csv hold no records\n", "\(file.stderr)")
+        let stdin = try Binary.run(["ingest", "--db", "e.sqlite"], stdin: "", directory: dir)
+        #expect(stdin.status == 4, "\(stdin.stderr)")
+        #expect(stdin.stderr == "pressdb ingest: nothing to ingest: standard input holds no records\n", "\(stdin.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("e.sqlite").path))
+    }
+
+    /// Item 13: a multi-file ingest with one missing file ingests the others (before: nothing),
+    /// then exits 1 naming the missing one. Every input missing: status 1 and no database.
+    @Test func aMissingFileAmongOthersIsNamedAfterTheOthersAreIngested() throws {
+        let dir = try Binary.temporaryDirectory()
+        try write([record("a", 0, "began"), record("a", 0.1, "ended")], to: dir.appendingPathComponent("a.ndjson"))
+        try write([record("b", 0, "began"), record("b", 0.1, "ended")], to: dir.appendingPathComponent("b.ndjson"))
+        let r = try Binary.run(["ingest", "a.ndjson", "missing.ndjson", "b.ndjson", "--db", "m.sqlite"], directory: dir)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("ingest: 2 files; 4 records; sessions: 2 new"), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("pressdb ingest: cannot read missing.ndjson: No such file or directory; "
+            + "the other inputs were ingested; re-run the same command once it can be read (what is stored now is "
+            + "skipped as duplicates)\n"), "\(r.stderr)")
+        #expect(try rows(dir.appendingPathComponent("m.sqlite"), "SELECT session FROM sessions ORDER BY session") == [["a"], ["b"]])
+        let none = try Binary.run(["ingest", "missing.ndjson", "gone.ndjson", "--db", "n.sqlite"], directory: dir)
+        #expect(none.status == 1, "\(none.stderr)")
+        #expect(none.stderr == "pressdb ingest: cannot read missing.ndjson: No such file or directory\n"
+            + "pressdb ingest: cannot read gone.ndjson: No such file or directory\n", "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("n.sqlite").path))
+        // --strict writes all or nothing: a missing file stops it before anything is written.
+        let strict = try Binary.run(["ingest", "--strict", "a.ndjson", "missing.ndjson", "--db", "s.sqlite"], directory: dir)
+        #expect(strict.status == 1, "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.sqlite").path))
+    }
+
+    /// Item 12: garbage that is no known format exited 1 but left an empty 80 KB database. Now
+    /// the format is told before the database is opened: status 1, the reason, no file.
+    @Test func garbageInputLeavesNoDatabase() throws {
+        let dir = try Binary.temporaryDirectory()
+        try "\u{7F}ELF garbage\n\u{1}\u{2}\u{3}\n".write(to: dir.appendingPathComponent("g.bin"), atomically: true, encoding: .utf8)
+        let r = try Binary.run(["ingest", "g.bin", "--db", "g.sqlite"], directory: dir)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("pressdb ingest: g.bin: cannot tell the format"), "\(r.stderr)")
+        // Replay has nothing to work on without a database, and creates none either.
+        let replay = try Binary.run(["replay", "--db", "g.sqlite"], directory: dir)
+        #expect(replay.status == 4 && replay.stderr.contains("no database at g.sqlite"), "\(replay.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("g.sqlite") }
+        #expect(left.isEmpty, "\(left)")
     }
 }

@@ -42,10 +42,14 @@ struct DatabasePath: ExpressibleByArgument, Equatable {
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// Opens the database for writing.
+    /// Opens the database for writing (creating it when missing). A database this call created
+    /// and could not set up (a full disk) is removed again: nothing is left when nothing could
+    /// be stored.
     /// - Throws: `CLIError.failure` with `DatabaseProblem`'s one-line reason.
     func openStore() throws -> Store {
+        let existed = exists
         do { return try Store.open(path: path) } catch {
+            if !existed { Schema.removeIfNothingCommitted(path: path) }
             throw CLIError.failure(DatabaseProblem.describe(error, path: path))
         }
     }

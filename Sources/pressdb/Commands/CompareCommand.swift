@@ -131,6 +131,9 @@ struct CompareCommand: ParsableCommand {
         if try reader.storedSessions() == 0 {
             throw CLIError.empty("the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
         }
+        if by == "config", let unknown = [a, b].first(where: { !reader.knowsConfiguration($0) }) {
+            throw unknownConfiguration(unknown, known: try reader.configurationNames())
+        }
         do {
             let armA = try reader.arm(a), armB = try reader.arm(b)
             return try Experiment.observed(control: armA, treatment: armB, metrics: metrics, expectedSplit: split,

@@ -134,9 +134,6 @@ struct ReportCommand: ParsableCommand {
     /// Why `report_input` is empty, and what to do about it.
     static func emptyInputReason(_ runner: ReportRunner, _ filter: ReportFilter) throws -> String {
         let unknown = try runner.unknownConfigurations()
-        if let a = filter.replayedAs, !runner.knowsConfiguration(a) {
-            return "no configuration named '\(a)'; add it with 'pressdb config add FILE.json', then 'pressdb replay --as \(a)'"
-        }
         var what: [String] = filter.equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         if let s = filter.since { what.append("since \(s)") }
         if let u = filter.until { what.append("until \(u)") }
@@ -183,6 +180,9 @@ struct ReportCommand: ParsableCommand {
             throw CLIError.usage("\(e)")
         } catch {
             throw CLIError.failure(DatabaseProblem.describe(error, path: path))
+        }
+        if let a = replayedAs, !runner.knowsConfiguration(a) {
+            throw unknownConfiguration(a, known: Array(try runner.configurations().keys))
         }
         // Reports over report_input need replayed sessions; others (rejects) read tables directly.
         if def.sql.contains("report_input") {
