@@ -71,7 +71,11 @@ public enum Schema {
     /// - Throws: `SchemaError.newerDatabase`, `DatabaseError`.
     public static func open(path: String, migrations: [Migration]? = nil) throws -> Database {
         let all = try migrations ?? embedded()
-        let db = try Database(path: path)
+        // A file whose mode grants no write permission (chmod 0444) is opened read-only, as
+        // SQLite opens it for a user the kernel refuses: its readers work, every write fails
+        // with SQLITE_READONLY. Root passes every permission check, so without this a database
+        // its owner protected would be written anyway.
+        let db = try Database(path: path, readOnly: grantsNoWritePermission(path))
         let version = try db.userVersion
         if version > all.count {
             throw SchemaError.newerDatabase(path: path, version: version, known: all.count)
@@ -91,6 +95,12 @@ public enum Schema {
         try db.execute("PRAGMA synchronous = NORMAL")
         try migrate(db, migrations: all)
         return db
+    }
+
+    /// Whether the file at `path` exists and its mode has no write bit (owner, group or other).
+    static func grantsNoWritePermission(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0
     }
 
     /// Turns on WAL mode unless the file already uses it. Switching the journal mode needs an

@@ -55,6 +55,17 @@ struct DatabasePath: ExpressibleByArgument, Equatable {
     }
 }
 
+extension DatabasePath {
+    /// Runs `body`, which writes the database, turning a database failure (a full disk, a
+    /// read-only file, a lock held too long) into `CLIError.failure` with `DatabaseProblem`'s
+    /// one line naming the database and what to do.
+    func writing<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as DatabaseError {
+            throw CLIError.failure(DatabaseProblem.describe(e, path: path))
+        }
+    }
+}
+
 extension Option where Value == DatabasePath {
     /// `--db PATH`: the database the command reads or writes.
     static var database: Option {

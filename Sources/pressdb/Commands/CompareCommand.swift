@@ -149,17 +149,15 @@ struct CompareCommand: ParsableCommand {
     static func paired(_ a: String, _ b: String, path: String, equals: [String: String], metrics: [ExperimentMetric],
                        correction: MultipleComparisonCorrection,
                        configuration: StatsConfiguration) throws -> (ExperimentReport, [String]) {
-        let store: Store
-        do { store = try Store.open(path: path) } catch {
-            throw CLIError.failure("cannot open \(path): \(error)")
-        }
+        let database = DatabasePath(path)
+        let store = try database.openStore()
         let pairing = try PairedComparison(store: store)
         guard let configA = pairing.replayer.catalog.resolve(a) else { throw unknownConfiguration(a, pairing.replayer.catalog) }
         guard let configB = pairing.replayer.catalog.resolve(b) else { throw unknownConfiguration(b, pairing.replayer.catalog) }
         let summary: PairingSummary
         let arms: PairedArms
         do {
-            summary = try pairing.prepare(control: configA, treatment: configB, equals: equals)
+            summary = try database.writing { try pairing.prepare(control: configA, treatment: configB, equals: equals) }
             arms = try pairing.read(control: configA, treatment: configB, equals: equals)
         } catch let e as ComparisonError {
             if case .badFilter = e { throw CLIError.usage("\(e)") }

@@ -48,14 +48,16 @@ struct ConfigCommand: ParsableCommand {
             }
             var changed: [PressConfiguration] = []
             do {
-                try store.db.transaction {
-                    for c in configurations where try catalog.add(c) { changed.append(c) }
+                try database.writing {
+                    try store.db.transaction {
+                        for c in configurations where try catalog.add(c) { changed.append(c) }
+                    }
                 }
             } catch let e as CatalogError {
                 throw CLIError.failure("\(target): \(e)")
             }
             let replayer = Replayer(store: store, catalog: catalog)
-            let summary = try replayer.replayMissing()
+            let summary = try database.writing { try replayer.replayMissing() }
             if !quiet {
                 var lines = configurations.map { c in
                     changed.contains(c) ? "config: added \(c.name) version \(c.version)"

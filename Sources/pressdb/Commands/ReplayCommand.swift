@@ -104,10 +104,10 @@ struct ReplayCommand: ParsableCommand {
         let started = ContinuousClock.now
         let summary: ReplaySummary
         if missing {
-            summary = try replayer.replayMissing { out.add(Self.cells($0, $1)) }
+            summary = try database.writing { try replayer.replayMissing { out.add(Self.cells($0, $1)) } }
         } else {
             let filter = SessionFilter(sessions: sessions.isEmpty ? nil : sessions)
-            summary = try replayer.replay(filter, as: target) { out.add(Self.cells($0, $1)) }
+            summary = try database.writing { try replayer.replay(filter, as: target) { out.add(Self.cells($0, $1)) } }
             if !sessions.isEmpty && summary.replayed + summary.failureCount == 0 && summary.unknownConfigs.isEmpty {
                 throw CLIError.empty("no stored session has the id \(sessions.joined(separator: ", "))")
             }
