@@ -131,6 +131,16 @@ struct ReportCommand: ParsableCommand {
         return out
     }
 
+    /// The warning for a configuration whose results cover only part of the selected sessions
+    /// (its own sessions' results, or with `--as` the sessions replayed as it), and what to run.
+    static func describe(_ p: ReportRunner.PartialCoverage, replayedAs: Bool) -> String {
+        replayedAs
+            ? "the results replayed as \(p.config) (version \(p.version)) cover \(p.covered) of the \(p.selected) selected "
+                + "sessions; run 'pressdb replay --as \(p.config)' to replay the others"
+            : "configuration \(p.config) has results of its current version \(p.version) for \(p.covered) of the "
+                + "\(p.selected) selected sessions naming it; run 'pressdb replay --missing' to replay the others"
+    }
+
     /// Why `report_input` is empty, and what to do about it.
     static func emptyInputReason(_ runner: ReportRunner, _ filter: ReportFilter) throws -> String {
         let unknown = try runner.unknownConfigurations()
@@ -192,6 +202,7 @@ struct ReportCommand: ParsableCommand {
             if try runner.inputCount() == 0 {
                 throw CLIError.empty(try Self.emptyInputReason(runner, filter))
             }
+            for partial in try runner.partialCoverage() { printError("pressdb report: warning: \(Self.describe(partial, replayedAs: filter.replayedAs != nil))") }
         }
         let result: ReportResult
         do { result = try runner.run(def) } catch let e as ReportError {
