@@ -12,13 +12,18 @@ public struct IngestOptions: Sendable {
     public var defaultContainer: Container?
     /// A transaction is committed after this many new sessions…
     public var batchSessions = 10_000
-    /// …or after this many seconds, whichever comes first.
+    /// …or after this many seconds, whichever comes first (also while the input is idle: a
+    /// stalled pipe, read ahead, does not hold what was read).
     public var batchSeconds = 0.5
+    /// How long the ingest waits for more input (read ahead) before it looks whether the batch
+    /// is due and whether to stop: so a stalled pipe still commits on time and a Ctrl-C takes
+    /// effect within this while it is idle. Seconds.
+    public var idleSeconds = 0.1
     /// How many reject messages the summary keeps (all are stored in `rejects`).
     public var rejectMessagesKept = 20
-    /// Asked at batch boundaries (every few thousand records): true stops `ingest` with
-    /// `IngestInterrupted`; then `Ingester.commitInterrupted()` keeps the whole sessions read so
-    /// far. For Ctrl-C.
+    /// Asked at batch boundaries (every few thousand records, and every `idleSeconds` while the
+    /// input stalls): true stops `ingest` with `IngestInterrupted`; then
+    /// `Ingester.commitInterrupted()` keeps the whole sessions read so far. For Ctrl-C.
     public var shouldStop: (@Sendable () -> Bool)?
     /// Replay each new session from memory as it is stored, writing its `results` row in the
     /// same transaction (under its own configuration, as `Replayer.replayMissing` would; the
@@ -153,8 +158,10 @@ public final class Ingester {
     /// existential so the reader's own type runs on the reader thread.
     private func ingestReadingAhead<R: RawLineSource>(_ source: inout R, input: ByteInput,
                                                       progress: ((_ bytes: Int, _ records: Int) -> Void)?) throws {
-        var feed = ReadAheadFeed(source, input: input)
-        defer { source = feed.finish() }
+        var feed = ReadAheadFeed(source, input: input, idleTimeout: .milliseconds(Int64(options.idleSeconds * 1000)))
+        // Nil: the reader still waits for a stalled input (an interrupted or failed run); the
+        // source is not used again.
+        defer { if let s = feed.finish() { source = s } }
         try run(&feed, input: input, progress: progress)
     }
 

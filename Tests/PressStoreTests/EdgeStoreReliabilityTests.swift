@@ -2,6 +2,7 @@
 // anything is kept (item 12).
 import Foundation
 import Testing
+import PressFormats
 @testable import PressStore
 
 @Suite struct EdgeStoreReliabilityTests {
@@ -35,5 +36,48 @@ import Testing
         #expect(!Schema.removeIfNothingCommitted(path: migrated))
         #expect(try Schema.openReadOnly(path: migrated).userVersion == Schema.currentVersion)
         #expect(!Schema.removeIfNothingCommitted(path: migrated + ".missing"))
+    }
+
+    /// Issue 15 item 2, at the feed: records written to a pipe that then stalls are handed over
+    /// at once (before: held until 2,048 items or the end), the next batch is `.idle` after the
+    /// timeout, and more input then resumes the stream to its end. Stopped during a stall,
+    /// `finish` does not wait for the reader blocked on the pipe.
+    @Test func aStalledPipeIsHandedOverThenIdle() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        func send(_ sessions: ClosedRange<Int>) {
+            let text = sessions.map { #"{"session":"s\#($0)","t":\#($0),"phase":"began","x":1,"y":1}"# + "\n" }.joined()
+            _ = text.withCString { write(fds[1], $0, strlen($0)) }
+        }
+        let input = ByteInput(fileDescriptor: fds[0], name: "-")
+        let feed = ReadAheadFeed(NDJSONReader(input), input: input, idleTimeout: .milliseconds(50))
+        var read: [String] = []
+        func next() throws -> FeedBatch {
+            try feed.nextBatch { item, _ in if case .touch(let r) = item { read.append(r.session) } }
+        }
+        send(1...3)
+        var batch = try next()
+        #expect(batch == .more && read == ["s1", "s2", "s3"])
+        #expect(try next() == .idle)
+        send(4...5)
+        close(fds[1])
+        repeat { batch = try next() } while batch != .end
+        #expect(read == ["s1", "s2", "s3", "s4", "s5"])
+        #expect(feed.finish() != nil)
+
+        // Stopped early while the pipe stalls: finish returns (nil) instead of waiting.
+        var stalled: [Int32] = [0, 0]
+        #expect(pipe(&stalled) == 0)
+        let stalledInput = ByteInput(fileDescriptor: stalled[0], name: "-")
+        let early = ReadAheadFeed(NDJSONReader(stalledInput), input: stalledInput, idleTimeout: .milliseconds(50))
+        #expect(try early.nextBatch { _, _ in } == .idle)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(early.finish() == nil)
+        #expect(clock.now - start < .seconds(5))
+        close(stalled[1])  // the reader sees the end and finishes on its own
+        usleep(200_000)
+        close(stalled[0])
     }
 }
