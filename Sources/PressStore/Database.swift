@@ -67,7 +67,8 @@ public final class Database {
 
     /// How long a statement waits for another connection's lock before failing with
     /// `SQLITE_BUSY`, in milliseconds. 5 s: long enough for a writer's batch (about 0.5 s) to
-    /// commit while a report reads.
+    /// commit while a report reads. `begin` waits longer while the lock changes hands: it gives
+    /// up only after this long without any other connection committing.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
     /// How often a connection waiting for a lock tries again, in milliseconds.
     public static let busyPollMilliseconds: Int32 = 1
@@ -147,8 +148,32 @@ public final class Database {
     // MARK: Transactions
 
     /// Starts a transaction: `BEGIN IMMEDIATE` takes the write lock at once, so a conflict shows
-    /// up here (after the busy timeout) rather than half-way through.
-    public func begin() throws { try execute("BEGIN IMMEDIATE") }
+    /// up here rather than half-way through.
+    ///
+    /// Waits for the lock as long as other connections make progress: each try waits up to the
+    /// busy timeout (polling every `busyPollMilliseconds`), and when it runs out another try
+    /// follows if some other connection committed meanwhile (`PRAGMA data_version` changed:
+    /// "different if changes were committed to the database by any other connection in the
+    /// interim", sqlite.org/pragma.html#pragma_data_version). Eight ingests taking turns batch
+    /// by batch then all finish, however long one waits; a holder that commits nothing for the
+    /// busy timeout (stalled, or holding a transaction open) still makes this fail.
+    /// - Throws: `DatabaseError` (`SQLITE_BUSY` after `busyTimeoutMilliseconds` without a
+    ///   commit by anyone else).
+    public func begin() throws {
+        var version = try dataVersion()
+        while true {
+            do { return try execute("BEGIN IMMEDIATE") } catch let e as DatabaseError where e.primaryCode == SQLITE_BUSY {
+                let now = try dataVersion()
+                if now == version { throw e }
+                version = now
+            }
+        }
+    }
+
+    /// `PRAGMA data_version`: changes whenever another connection commits.
+    private func dataVersion() throws -> Int64 {
+        try prepare("PRAGMA data_version").scalarInt() ?? 0
+    }
     public func commit() throws { try execute("COMMIT") }
     /// Commits, then pauses `handOffMilliseconds` before the caller begins its next transaction,
     /// so another process waiting to write (polling every `busyPollMilliseconds`) takes its turn:

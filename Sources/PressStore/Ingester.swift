@@ -107,6 +107,10 @@ public final class Ingester {
     public let options: IngestOptions
     public var summary: IngestSummary { state }
     private var state = IngestSummary()
+    /// Batches committed so far (before `finish`), and the new sessions they hold: what a run
+    /// that fails now keeps.
+    public private(set) var committedBatches = 0
+    public private(set) var committedSessions = 0
     private let writer: IngestWriter
     private var assembler = SessionAssembler<SessionAttributes, Origin>()
     /// Pending sessions stored when the run began and not completed since.
@@ -410,6 +414,9 @@ public final class Ingester {
         try writeReplayed(all: false)
         guard writer.batchIsDue(options) else { return }
         try writeReplayed(all: true)
-        try writer.commitBatch()
+        try writer.commitBatch {
+            committedBatches += 1
+            committedSessions = state.sessionsNew
+        }
     }
 }

@@ -182,7 +182,8 @@ struct IngestCommand: ParsableCommand {
             throw CLIError.failure("\(e.message)")
         } catch {
             progress.clear()
-            throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath))")
+            let committed = (ingesting?.committedBatches ?? 0, ingesting?.committedSessions ?? 0)
+            throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath, committed: committed))")
         }
         progress.clear()
 
