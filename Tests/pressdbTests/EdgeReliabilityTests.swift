@@ -71,6 +71,33 @@ private func completeLog(sessions: Int, seed: Int, prefix: String? = nil) throws
     return (text, ids)
 }
 
+/// Another writer: a connection of this test that takes the write lock (on return from `init`)
+/// and keeps it for `rounds` rounds of `microseconds` each; `committing`: at the end of each
+/// round it commits a row and takes the lock again at once (no gap for another writer to slip
+/// in), else it commits nothing and rolls back at the end.
+private final class LockHolder: Sendable {
+    private let released = DispatchSemaphore(value: 0)
+
+    init(_ db: URL, rounds: Int, of microseconds: useconds_t, committing: Bool) {
+        let locked = DispatchSemaphore(value: 0)
+        let released = self.released
+        Thread {
+            let holder = try? Database(path: db.path)
+            try? holder?.begin()
+            locked.signal()
+            for k in 0..<rounds {
+                usleep(microseconds)
+                if committing { try? holder?.execute("INSERT INTO sources(name) VALUES ('lock holder \(k)'); COMMIT; BEGIN IMMEDIATE") }
+            }
+            if committing { try? holder?.commit() } else { holder?.rollback() }
+            released.signal()
+        }.start()
+        locked.wait()
+    }
+
+    func waitUntilReleased() { released.wait() }
+}
+
 @Suite(.serialized) struct EdgeReliabilityTests {
     /// Item 2: `(head -50000 log.ndjson; sleep 30) | pressdb ingest -` committed nothing while
     /// the pipe was idle, so a SIGKILL 5 s in lost every complete session read. Now batches are
@@ -218,18 +245,8 @@ private func completeLog(sessions: Int, seed: Int, prefix: String? = nil) throws
         let db = dir.appendingPathComponent("p.sqlite")
         #expect(try Binary.run(["config", "add", "-", "--db", db.path, "-q"],
                                stdin: #"{"type":"config","name":"soft","base":"spring-press"}"#).status == 0)
-        let locked = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        Thread {
-            let holder = try? Database(path: db.path)
-            try? holder?.begin()
-            locked.signal()
-            usleep(6_500_000)
-            holder?.rollback()
-            released.signal()
-        }.start()
-        locked.wait()
-        defer { released.wait() }
+        let holder = LockHolder(db, rounds: 1, of: 6_500_000, committing: false)
+        defer { holder.waitUntilReleased() }
         let r = try Binary.run(["ingest", "a.ndjson", "--db", db.path], directory: dir)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr == "pressdb ingest: \(db.path) stayed locked by another process for 5 s without any commit; "
@@ -266,22 +283,9 @@ private func completeLog(sessions: Int, seed: Int, prefix: String? = nil) throws
             #expect(Set(counts.keys).isDisjoint(with: expected.keys))
             expected.merge(counts) { a, _ in a }
         }
-        let locked = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        Thread {
-            let holder = try? Database(path: db.path)
-            try? holder?.begin()
-            locked.signal()
-            for k in 0..<8 {
-                usleep(800_000)
-                try? holder?.execute("INSERT INTO sources(name) VALUES ('lock holder \(k)'); COMMIT; BEGIN IMMEDIATE")
-            }
-            try? holder?.commit()
-            released.signal()
-        }.start()
-        locked.wait()
+        let holder = LockHolder(db, rounds: 8, of: 800_000, committing: true)
         let children = try logs.map { try RunningProcess(Binary.url, ["ingest", $0.path, "--db", db.path, "-q"], collectsStdout: false) }
-        defer { released.wait() }
+        defer { holder.waitUntilReleased() }
         var reports = 0
         while children.contains(where: \.isRunning) {
             let r = try Binary.run(["report", "--db", db.path, "--format", "csv"])
