@@ -64,6 +64,8 @@ public final class Database {
     /// The file path given at open.
     public let path: String
     public let isReadOnly: Bool
+    /// When the current wait for a lock began (the busy handler's state).
+    private let busyWait = BusyWait()
 
     /// How long a statement waits for another connection's lock before failing with
     /// `SQLITE_BUSY`, in milliseconds. 5 s: long enough for a writer's batch (about 0.5 s) to
@@ -96,12 +98,17 @@ public final class Database {
         sqlite3_extended_result_codes(db, 1)
         // Like sqlite3_busy_timeout, but polling every millisecond: SQLite's own timeout sleeps
         // up to 100 ms between tries, so it misses the brief gap a writer leaves between two
-        // batches and a second writer times out behind a long ingest.
-        sqlite3_busy_handler(db, { _, attempts in
-            guard attempts < Database.busyTimeoutMilliseconds / Database.busyPollMilliseconds else { return 0 }
+        // batches and a second writer times out behind a long ingest. The timeout is measured
+        // on the monotonic clock from the first try (on a loaded machine a 1 ms sleep takes
+        // longer, so counting tries would wait longer than said).
+        sqlite3_busy_handler(db, { context, attempts in
+            let wait = Unmanaged<BusyWait>.fromOpaque(context!).takeUnretainedValue()
+            let now = BusyWait.milliseconds()
+            if attempts == 0 { wait.startMilliseconds = now }
+            guard now - wait.startMilliseconds < Int64(Database.busyTimeoutMilliseconds) else { return 0 }
             sqlite3_sleep(Database.busyPollMilliseconds)
             return 1
-        }, nil)
+        }, Unmanaged.passUnretained(busyWait).toOpaque())
         try execute("PRAGMA foreign_keys = ON")
         if readOnly { try execute("PRAGMA query_only = 1") }
     }
@@ -224,6 +231,18 @@ public final class Database {
             rollback()
             throw error
         }
+    }
+}
+
+/// The state of a connection's busy handler: when its current wait for a lock began.
+private final class BusyWait {
+    var startMilliseconds: Int64 = 0
+
+    /// The monotonic clock, in milliseconds.
+    static func milliseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1000 + Int64(t.tv_nsec) / 1_000_000
     }
 }
 
