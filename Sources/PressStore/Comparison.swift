@@ -86,6 +86,11 @@ public final class ObservedComparisonReader {
     /// Number of stored sessions (to tell an empty database from an empty arm).
     public func storedSessions() throws -> Int { try runner.sessionCount() }
 
+    /// Whether `name` is a preset or a stored configuration (an arm under `--by config`), and
+    /// the names of all of them.
+    public func knowsConfiguration(_ name: String) -> Bool { runner.knowsConfiguration(name) }
+    public func configurationNames() throws -> [String] { Array(try runner.configurations().keys) }
+
     /// The counts and sums of one arm, computed in SQL: the sessions, the sessions with each
     /// event (its `result_events` column, in `SessionEvent.allCases` order), then n, Σx, Σx² of
     /// each latency.

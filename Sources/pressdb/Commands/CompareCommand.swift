@@ -136,6 +136,9 @@ struct CompareCommand: ParsableCommand {
         if try reader.storedSessions() == 0 {
             throw CLIError.empty("the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
         }
+        if by == "config", let unknown = [a, b].first(where: { !reader.knowsConfiguration($0) }) {
+            throw unknownConfiguration(unknown, known: try reader.configurationNames())
+        }
         do {
             let armA = try reader.arm(a), armB = try reader.arm(b)
             return try Experiment.observed(control: armA, treatment: armB, metrics: metrics, expectedSplit: split,
@@ -151,10 +154,8 @@ struct CompareCommand: ParsableCommand {
     static func paired(_ a: String, _ b: String, path: String, equals: [String: String], metrics: [ExperimentMetric],
                        correction: MultipleComparisonCorrection,
                        configuration: StatsConfiguration) throws -> (ExperimentReport, [String]) {
-        let store: Store
-        do { store = try Store.open(path: path) } catch {
-            throw CLIError.failure("cannot open \(path): \(error)")
-        }
+        let database = DatabasePath(path)
+        let store = try database.openStore()
         let pairing = try PairedComparison(store: store)
         // Sessions replayed now under A or B, of all that lack one of the two results.
         let progress = Progress("compare", unit: .sessions, enabled: Progress.shown(quiet: false))
@@ -165,7 +166,7 @@ struct CompareCommand: ParsableCommand {
         let summary: PairingSummary
         let arms: PairedArms
         do {
-            summary = try pairing.prepare(control: configA, treatment: configB, equals: equals)
+            summary = try database.writing { try pairing.prepare(control: configA, treatment: configB, equals: equals) }
             arms = try pairing.read(control: configA, treatment: configB, equals: equals)
         } catch let e as ComparisonError {
             if case .badFilter = e { throw CLIError.usage("\(e)") }
