@@ -36,14 +36,14 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "where", "format", "out"],
         "configs": ["db", "format"],
         "config": ["db", "quiet"],
-        "generate": ["sessions", "seed", "variants", "split", "containers", "format", "rate", "effect"],
+        "generate": ["sessions", "seed", "variants", "split", "assign", "containers", "format", "rate", "effect"],
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
     ]
 
     /// Defaults stated outside the code: docs/compare.md "Options" (alpha 0.05, correction holm,
     /// by variant, split 50/50), docs/generator.md (sessions 1000, seed 1, rate 60 Hz, format
-    /// ndjson), docs/press-model.md "Display" (60 Hz, 3 px per pt), the Core Animation default of
+    /// ndjson, assign user), docs/press-model.md "Display" (60 Hz, 3 px per pt), the Core Animation default of
     /// an initial velocity of 0 (CASpringAnimation.initialVelocity), docs/reports.md (grouping by
     /// config, the summary report), docs/device-recordings.md (1 px per pt).
     static let documentedDefaults: [(command: String, option: String, shown: String)] = [
@@ -51,7 +51,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         ("compare", "split", "50/50"), ("compare", "format", "table"), ("compare", "metric", "all"),
         ("generate", "sessions", "1000"), ("generate", "seed", "1"), ("generate", "rate", "60"),
         ("generate", "format", "ndjson"), ("generate", "containers", "none:2,scroll:2,table:1"),
-        ("generate", "variants", "A=spring-press,B=expand-delayed-click"),
+        ("generate", "variants", "A=spring-press,B=expand-delayed-click"), ("generate", "assign", "user"),
         ("replay", "refresh-rate", "60"), ("replay", "density", "3"), ("replay", "config", "spring-press"),
         ("spring", "velocity", "0"), ("report", "by", "config"), ("ingest", "px-per-pt", "1"),
         ("ingest", "format", "auto"), ("demo", "sessions", "20000"), ("demo", "seed", "1"),
