@@ -37,6 +37,7 @@ struct ComparisonRenderer {
                      "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b"]
         let paired = report.mode == .paired
         if paired { names += ["a_only", "b_only"] }
+        names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential"]
         var table = ResultTable(columns: names.map { Column($0) })
         for r in report.rows {
             var cells: [Cell] = [
@@ -48,6 +49,9 @@ struct ComparisonRenderer {
                 .int(r.controlCount), .int(r.treatmentCount),
             ]
             if paired { cells += [r.pairedCounts.map { .int($0.controlOnly) } ?? .null, r.pairedCounts.map { .int($0.treatmentOnly) } ?? .null] }
+            cells += [.text(r.unit.rawValue), .int(r.controlUnits), .int(r.treatmentUnits), Self.number(r.standardError),
+                      Self.number(r.minimumDetectableEffect), Self.number(r.relativeMinimumDetectableEffect),
+                      r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential)]
             table.rows.append(cells)
         }
         return table
@@ -70,9 +74,23 @@ struct ComparisonRenderer {
             : "\(report.treatmentName) against \(report.controlName), observed: different sessions in each arm"
     }
 
-    /// The lines under the title: the sample ratio check and how p-values were adjusted.
+    /// "users" or "sessions" (pairs are sessions).
+    var unitWord: String { report.unit == .user ? "users" : "sessions" }
+
+    /// The lines under the title: the unit of analysis, whether the analysis is sequential, the
+    /// sample ratio check and how p-values were adjusted.
     var header: [String] {
         var lines: [String] = []
+        switch report.unit {
+        case .user:
+            lines.append("unit of analysis: users — each user is one observation, as when variants are assigned per user")
+        case .session:
+            lines.append("unit of analysis: sessions — each session is one observation")
+        }
+        if report.isSequential {
+            lines.append("sequential analysis: confidence sequences and always-valid p-values (Waudby-Smith et al. 2023, "
+                + "N* = \(NumberText.compact(report.configuration.sequentialTuning, maxDigits: 0)) \(unitWord)), valid however often you look")
+        }
         if let srm = report.sampleRatio {
             let split = report.expectedSplit.map { NumberText.compact($0 * 100, maxDigits: 1) }.joined(separator: "/")
             lines.append("sample ratio \(srm.observed[0]):\(srm.observed[1]) against an intended \(split): "
@@ -90,14 +108,23 @@ struct ComparisonRenderer {
         return lines
     }
 
-    static let footnote = """
-        Rates in %, their differences in percentage points (pp); latencies in ms. The p50 difference is the
-        Hodges–Lehmann shift (the median of the differences); p90 rows have no test, their verdict comes
-        from a conservative interval. Verdicts: better / worse when the (adjusted) p-value is below α and
-        the interval excludes 0; lower is better for every metric but tap_rate. Feedback latency covers the
-        presses that were seen; presses never seen are counted by unseen_rate instead, so read the two
-        together: an arm that stops hiding quick taps can look slower on latency while it is seen far more.
-        """
+    /// What the table's numbers mean for this report's unit and inference.
+    var footnote: String {
+        var lines = ["Rates in %, their differences in percentage points (pp); latencies in ms. MDE: the difference this",
+                     "comparison detects with 80 % power at α. Lower is better for every metric but tap_rate."]
+        if report.unit == .user || report.isSequential {
+            lines += ["Each row's p-value and interval come from one test over \(unitWord) (percentiles: a bootstrap), so",
+                      "p < α exactly when the interval excludes 0; a verdict needs the adjusted p below α as well."]
+        } else {
+            lines += ["The p50 difference is the Hodges–Lehmann shift (the median of the differences) and its verdict",
+                      "follows the Mann–Whitney or signed-rank test; p90 rows have no test, their verdict comes from a",
+                      "conservative interval; rates and means need p < α and their interval excluding 0."]
+        }
+        lines += ["Feedback latency covers the presses that were seen; presses never seen are counted by unseen_rate",
+                  "instead, so read the two together: an arm that stops hiding quick taps can look slower on latency",
+                  "while it is seen far more."]
+        return lines.joined(separator: "\n")
+    }
 
     static func pText(_ p: Double?) -> String {
         guard let p, p.isFinite else { return "–" }
@@ -150,30 +177,38 @@ struct ComparisonRenderer {
         return s
     }
 
-    static func verdictText(_ row: ExperimentRow) -> String {
-        row.verdict == .tooFewData ? "too few data" : row.verdict.rawValue
-    }
-
     /// The cells shown to people (terminal and HTML), one list per row.
     var humanRows: (columns: [(String, Bool)], rows: [[String]]) {
         let adjusted = report.correction != .none
         var columns: [(String, Bool)] = [("metric", false), ("A: \(report.controlName)", true), ("B: \(report.treatmentName)", true),
                                          ("B − A (95% CI)", true), ("relative (95% CI)", true), ("p", true)]
-        if report.configuration.alpha != StatsConfiguration.defaultAlpha {
-            let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)
-            columns[3].0 = "B − A (\(level)% CI)"
-            columns[4].0 = "relative (\(level)% CI)"
+        if report.configuration.alpha != StatsConfiguration.defaultAlpha || report.isSequential {
+            // CS: a confidence sequence, valid at every look.
+            let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2) + (report.isSequential ? "% CS" : "% CI")
+            columns[3].0 = "B − A (\(level))"
+            columns[4].0 = "relative (\(level))"
         }
         if adjusted { columns.append((report.correction == .holm ? "p (Holm)" : "p (BH)", true)) }
-        columns += [("verdict", false), ("test", false)]
+        let planned = report.configuration.plannedEffect != nil
+        columns += [("verdict", false), ("MDE", true)]
+        if planned { columns.append(("\(unitWord)/arm for --mde", true)) }
+        columns.append(("test", false))
         let rows = report.rows.map { r -> [String] in
             var cells = [r.metric.rawValue, Self.armText(r.metric, r.control, r.controlInterval),
                          Self.armText(r.metric, r.treatment, r.treatmentInterval), Self.differenceText(r), Self.relativeText(r), Self.pText(r.pValue)]
             if adjusted { cells.append(Self.pText(r.adjustedPValue)) }
-            cells += [Self.verdictText(r), r.test]
+            cells += [r.verdict.rawValue, Self.mdeText(r)]
+            if planned { cells.append(r.unitsNeededPerArm.map(String.init) ?? "–") }
+            cells.append(r.test)
             return cells
         }
         return (columns, rows)
+    }
+
+    /// The minimum detectable effect in the row's unit: "1.23 pp" or "4.5 ms".
+    static func mdeText(_ row: ExperimentRow) -> String {
+        guard let m = row.minimumDetectableEffect, m.isFinite else { return "–" }
+        return row.metric.isRate ? String(format: "%.2f pp", m * 100) : String(format: "%.1f ms", m)
     }
 
     /// The test's name without the interval method, for the terminal (other formats say both).
@@ -192,7 +227,7 @@ struct ComparisonRenderer {
         let table = ResultTable(columns: columns.map { Column($0.0, $0.1 ? .number(0) : .text) },
                                 rows: rows.map { row in row.enumerated().map { .text($0.offset == row.count - 1 ? Self.shortTest($0.element) : $0.element) } })
         out += Render.text(table, color: color)
-        return out + "\n" + Self.footnote + "\n"
+        return out + "\n" + footnote + "\n"
     }
 
     func html() -> String {
@@ -227,7 +262,7 @@ struct ComparisonRenderer {
         let (columns, rows) = humanRows
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: columns.map { $0.1 ? .numeric($0.0) : .text($0.0) }, rows: rows))
-        page.paragraph(Self.footnote.replacingOccurrences(of: "\n", with: " "))
+        page.paragraph(footnote.replacingOccurrences(of: "\n", with: " "))
         return page.render()
     }
 }
