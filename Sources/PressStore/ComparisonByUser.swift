@@ -61,34 +61,43 @@ public enum UserArmSums {
     /// - Throws: `DatabaseError`; `StatsError` for a non-finite latency.
     public static func arm(_ name: String, in db: Database, perUser: String, bindings: [SQLValue],
                            histograms: [LatencyKind: String]? = nil) throws -> UserArm {
-        let s = try db.prepare(sumsSQL(over: perUser))
-        s.bind(bindings)
-        _ = try s.step()
-        let users = s.int(0)
-        var next: Int32 = 3
+        var read: [LatencyKind: [UnitHistogram]] = [:]
+        for (l, sql) in histograms ?? [:] { read[l] = try readHistograms(db, sql, bindings).map(\.histogram) }
+        return arm(name, sums: try sumsRow(db, sumsSQL(over: perUser), bindings), histograms: read)
+    }
+
+    /// The arm from the sums `sumsSQL` computes, in its column order: n, Σs, Σs²; per event (in
+    /// `SessionEvent.allCases` order) Σe, Σe², Σs·e; per latency (feedback, action) the users with a
+    /// value, Σn, Σn², ΣL, ΣL², Σn·L. The sums of disjoint sets of users add element by element, so
+    /// partial aggregates merge by adding these vectors before building the arm here.
+    public static func arm(_ name: String, sums v: [Double], histograms: [LatencyKind: [UnitHistogram]] = [:]) -> UserArm {
+        let users = Int(v[0].rounded())
+        var next = 3
         var events: [SessionEvent: RatioSummary] = [:]
         for e in SessionEvent.allCases {
             // Σs and Σs² are columns 1 and 2 for every event; its own are Σe, Σe², Σs·e.
-            events[e] = RatioSummary(units: users, denominatorSum: s.double(1), numeratorSum: s.double(next),
-                                     denominatorSumOfSquares: s.double(2), numeratorSumOfSquares: s.double(next + 1),
-                                     sumOfProducts: s.double(next + 2))
+            events[e] = RatioSummary(units: users, denominatorSum: v[1], numeratorSum: v[next], denominatorSumOfSquares: v[2],
+                                     numeratorSumOfSquares: v[next + 1], sumOfProducts: v[next + 2])
             next += 3
         }
-        var latencies: [LatencyKind: RatioSummary] = [:]
+        var latencies: [LatencyKind: UserLatencies] = [:]
         for l in LatencyKind.all {
-            let units = s.int(next)
-            latencies[l] = RatioSummary(units: units, denominatorSum: s.double(next + 1), numeratorSum: s.double(next + 3),
-                                        denominatorSumOfSquares: s.double(next + 2), numeratorSumOfSquares: s.double(next + 4),
-                                        sumOfProducts: s.double(next + 5))
+            let summary = RatioSummary(units: Int(v[next].rounded()), denominatorSum: v[next + 1], numeratorSum: v[next + 3],
+                                       denominatorSumOfSquares: v[next + 2], numeratorSumOfSquares: v[next + 4],
+                                       sumOfProducts: v[next + 5])
+            latencies[l] = UserLatencies(summary: summary, histograms: histograms[l] ?? [])
             next += 6
         }
-        func histogramsOf(_ l: LatencyKind) throws -> [UnitHistogram] {
-            guard let sql = histograms?[l] else { return [] }
-            return try readHistograms(db, sql, bindings).map(\.histogram)
-        }
-        return UserArm(name: name, users: users, sessions: Int(s.double(1).rounded()), events: events,
-                       feedbackLatency: UserLatencies(summary: latencies[.feedback]!, histograms: try histogramsOf(.feedback)),
-                       actionLatency: UserLatencies(summary: latencies[.action]!, histograms: try histogramsOf(.action)))
+        return UserArm(name: name, users: users, sessions: Int(v[1].rounded()), events: events,
+                       feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!)
+    }
+
+    /// The one row of a sums query, every column as a Double.
+    static func sumsRow(_ db: Database, _ sql: String, _ bindings: [SQLValue]) throws -> [Double] {
+        let s = try db.prepare(sql)
+        s.bind(bindings)
+        _ = try s.step()
+        return (0..<s.columnCount).map { s.double($0) }
     }
 
     /// Reads a histogram relation (`user`, `value`, `count`, ordered by user) into one histogram per user.
@@ -175,46 +184,48 @@ public enum PairedUserArmSums {
     /// - Throws: `DatabaseError`; `StatsError` for a non-finite latency.
     public static func arms(control: String, treatment: String, in db: Database, perUser: String, bindings: [SQLValue],
                             histograms: [LatencyKind: (control: String, treatment: String)]? = nil) throws -> PairedUserArms {
-        let s = try db.prepare(sumsSQL(over: perUser))
-        s.bind(bindings)
-        _ = try s.step()
-        let users = s.int(0)
-        var next: Int32 = 3
-        /// Seven sums from `next` on (A, then B, then the cross product) over X sums at x and x + 1.
-        func paired(units: Int, x: Int32) -> PairedRatioSummary {
-            defer { next += 7 }
-            return PairedRatioSummary(units: units, denominatorSum: s.double(x), denominatorSumOfSquares: s.double(x + 1),
-                                      controlSum: s.double(next), controlSumOfSquares: s.double(next + 1),
-                                      controlSumOfProducts: s.double(next + 2), treatmentSum: s.double(next + 3),
-                                      treatmentSumOfSquares: s.double(next + 4), treatmentSumOfProducts: s.double(next + 5),
-                                      crossSumOfProducts: s.double(next + 6))
+        var read: [LatencyKind: [PairedUnitHistogram]] = [:]
+        for (l, sql) in histograms ?? [:] {
+            let a = try UserArmSums.readHistograms(db, sql.control, bindings)
+            let b = Dictionary(try UserArmSums.readHistograms(db, sql.treatment, bindings), uniquingKeysWith: { x, _ in x })
+            read[l] = a.compactMap { u in b[u.user].map { PairedUnitHistogram(control: u.histogram, treatment: $0) } }
         }
-        let pairs = Int(s.double(1).rounded())
+        return arms(control: control, treatment: treatment, sums: try UserArmSums.sumsRow(db, sumsSQL(over: perUser), bindings),
+                    histograms: read)
+    }
+
+    /// The paired arms from the sums `sumsSQL` computes, in its column order (which see); like
+    /// `UserArmSums.arm(_:sums:histograms:)`, the vectors of disjoint users add.
+    public static func arms(control: String, treatment: String, sums v: [Double],
+                            histograms: [LatencyKind: [PairedUnitHistogram]] = [:]) -> PairedUserArms {
+        let users = Int(v[0].rounded()), pairs = Int(v[1].rounded())
+        var next = 3
+        /// Seven sums from `next` on (A, then B, then the cross product) over the X sums at x and x + 1.
+        func paired(units: Int, x: Int) -> PairedRatioSummary {
+            defer { next += 7 }
+            return PairedRatioSummary(units: units, denominatorSum: v[x], denominatorSumOfSquares: v[x + 1],
+                                      controlSum: v[next], controlSumOfSquares: v[next + 1], controlSumOfProducts: v[next + 2],
+                                      treatmentSum: v[next + 3], treatmentSumOfSquares: v[next + 4],
+                                      treatmentSumOfProducts: v[next + 5], crossSumOfProducts: v[next + 6])
+        }
         var events: [SessionEvent: PairedRatioSummary] = [:], tables: [SessionEvent: PairedCounts] = [:]
         for e in SessionEvent.allCases {
             let summary = paired(units: users, x: 1)
-            let both = Int(s.double(next).rounded())
+            let both = Int(v[next].rounded())
             next += 1
             let a = Int(summary.controlSum.rounded()), b = Int(summary.treatmentSum.rounded())
             events[e] = summary
             tables[e] = PairedCounts(both: both, controlOnly: a - both, treatmentOnly: b - both, neither: pairs - a - b + both)
         }
-        var latencies: [LatencyKind: PairedRatioSummary] = [:]
+        var latencies: [LatencyKind: PairedUserLatencies] = [:]
         for l in LatencyKind.all {
-            let units = s.int(next), x = next + 1
+            let units = Int(v[next].rounded()), x = next + 1
             next += 3
-            latencies[l] = paired(units: units, x: x)
-        }
-        func histogramsOf(_ l: LatencyKind) throws -> [PairedUnitHistogram] {
-            guard let sql = histograms?[l] else { return [] }
-            let a = try UserArmSums.readHistograms(db, sql.control, bindings)
-            let b = Dictionary(try UserArmSums.readHistograms(db, sql.treatment, bindings), uniquingKeysWith: { x, _ in x })
-            return a.compactMap { u in b[u.user].map { PairedUnitHistogram(control: u.histogram, treatment: $0) } }
+            latencies[l] = PairedUserLatencies(summary: paired(units: units, x: x), histograms: histograms[l] ?? [])
         }
         return PairedUserArms(controlName: control, treatmentName: treatment, users: users, pairs: pairs,
                               events: events, tables: tables,
-                              feedbackLatency: PairedUserLatencies(summary: latencies[.feedback]!, histograms: try histogramsOf(.feedback)),
-                              actionLatency: PairedUserLatencies(summary: latencies[.action]!, histograms: try histogramsOf(.action)))
+                              feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!)
     }
 }
 

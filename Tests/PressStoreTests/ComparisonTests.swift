@@ -253,6 +253,15 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
             #expect(try reader.userArm(name, percentiles: false).feedbackLatency.histograms.isEmpty)
         }
         #expect(throws: ComparisonError.self) { try reader.userArm("C", percentiles: false) }
+        // The sums of disjoint users add: A's vector plus B's is the vector of both arms together,
+        // which is how partial aggregates merge before `UserArmSums.arm(_:sums:)` builds an arm.
+        func sums(_ condition: String) throws -> [Double] {
+            try UserArmSums.sumsRow(reader.runner.db, UserArmSums.sumsSQL(over: UserArmSums.perUserSQL(from: "temp.report_input", where: condition)), [])
+        }
+        let both = try sums("grp IN ('A', 'B')"), added = zip(try sums("grp = 'A'"), try sums("grp = 'B'")).map { $0 + $1 }
+        #expect(both.count == added.count && zip(both, added).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0)) })
+        let merged = UserArmSums.arm("A+B", sums: added)
+        #expect(merged.users == coverage.users && merged.sessions == 800)
         // A log that draws the arm per session puts users in both arms.
         let (sessionPath, _) = try database(SyntheticLogConfiguration(sessions: 800, seed: 6, assignment: .session))
         let mixed = try ObservedComparisonReader(path: sessionPath, by: "variant").userCoverage("A", "B")
