@@ -243,6 +243,15 @@ public struct UserCoverage: Sendable, Hashable {
 }
 
 extension ObservedComparisonReader {
+    /// Checks, in one pass over the input, that every arm named has a session.
+    /// - Throws: `ComparisonError.emptyArm` for the first that has none, listing those that do.
+    public func requireSessions(_ names: String...) throws {
+        let available = try groups()
+        for name in names where !available.contains(where: { $0.name == name }) {
+            throw ComparisonError.emptyArm(name: name, by: by, available: available)
+        }
+    }
+
     /// How the users of arms `a` and `b` cover their sessions (`report_input`, with `--where`).
     public func userCoverage(_ a: String, _ b: String) throws -> UserCoverage {
         let s = try runner.db.prepare("""

@@ -192,7 +192,7 @@ struct CompareCommand: ParsableCommand {
             throw CLIError.empty("the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
         }
         do {
-            let armA = try reader.arm(a), armB = try reader.arm(b)
+            try reader.requireSessions(a, b)
             let (unit, why) = try Self.unit(asked, try reader.userCoverage(a, b))
             var notes = why.map { [$0] } ?? []
             let report: ExperimentReport
@@ -204,8 +204,8 @@ struct CompareCommand: ParsableCommand {
                 notes.insert("\(by) \(a): \(usersA.users) users, \(usersA.sessions) sessions; "
                     + "\(by) \(b): \(usersB.users) users, \(usersB.sessions) sessions", at: 0)
             } else {
-                report = try Experiment.observed(control: armA, treatment: armB, metrics: metrics, expectedSplit: split,
-                                                 correction: correction, configuration: configuration)
+                report = try Experiment.observed(control: try reader.arm(a), treatment: try reader.arm(b), metrics: metrics,
+                                                 expectedSplit: split, correction: correction, configuration: configuration)
                 notes.insert("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions", at: 0)
             }
             return (report, notes)
