@@ -255,14 +255,19 @@ public final class PairedComparison {
         return summary
     }
 
-    /// The paired sessions' SQL join; `ra` is A's result with its events (`result_events`), `rb` B's.
-    private func pairsSQL(_ where_: String, _ values: [SQLValue], select: String, extra: String = "") -> String {
+    /// The paired sessions' SQL join, FROM to WHERE; `ra` is A's result with its events
+    /// (`result_events`), `rb` B's, their versions the two parameters after `values`.
+    func pairsJoin(_ where_: String, _ values: [SQLValue], extra: String = "") -> String {
         """
-        SELECT \(select) FROM sessions AS s
+        FROM sessions AS s
         JOIN result_events AS ra ON ra.session_id = s.id AND ra.config_version = ?\(values.count + 1)
         JOIN result_events AS rb ON rb.session_id = s.id AND rb.config_version = ?\(values.count + 2)
         WHERE \(where_)\(extra)
         """
+    }
+
+    private func pairsSQL(_ where_: String, _ values: [SQLValue], select: String, extra: String = "") -> String {
+        "SELECT \(select) " + pairsJoin(where_, values, extra: extra)
     }
 
     /// Reads the paired data: the McNemar table of every event (computed in SQL) and the latency
