@@ -26,6 +26,10 @@ protocol IngestSink: AnyObject {
     func finishSource(id: Int64, input: ByteInput, records: Int, rejects: Int) throws -> Int64
     /// The name of input `id`, for a message.
     func sourceName(_ id: Int64) throws -> String
+    /// The id a record read from input `input` at `location` is kept under: `input`, except for
+    /// a stream whose lines name their own origins (`ByteInput.framesOrigins`), where each origin
+    /// file has an id of its own so a pending session names the file its records came from.
+    func sourceID(of location: SourceLocation, input: Int64) -> Int64
 
     // MARK: What earlier runs kept
 

@@ -116,6 +116,7 @@ final class IngestWriter: IngestSink {
     // MARK: Rows
 
     func beginSource(name: String) throws -> Int64 { try store.beginSource(name: name) }
+    func sourceID(of location: SourceLocation, input: Int64) -> Int64 { input }
 
     func finishSource(id: Int64, input: ByteInput, records: Int, rejects: Int) throws -> Int64 {
         try store.finishSource(id: id, hash: input.contentHash, bytes: input.bytesRead, records: records, rejects: rejects)

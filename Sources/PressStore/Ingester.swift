@@ -200,7 +200,7 @@ public final class Ingester {
     }
 
     private func startSource(_ input: ByteInput) throws -> Int64 {
-        let sourceID = try writer.beginSource(name: input.name)
+        let sourceID = try writer.beginSource(name: input.inputName)
         currentSourceID = sourceID
         return sourceID
     }
@@ -222,7 +222,7 @@ public final class Ingester {
         state.records += 1
         switch item {
         case .touch(let r):
-            try add(r, origin: Origin(sourceID: sourceID, line: r.source.line), raw: raw)
+            try add(r, origin: Origin(sourceID: writer.sourceID(of: r.source, input: sourceID), line: r.source.line), raw: raw)
         case .config(let c):
             state.configRecords += 1
             try writer.configRecord(c)

@@ -42,6 +42,8 @@ public final class StreamReplay: IngestSink {
     private let onReject: (Reject) -> Void
     private var lines = ResultLines()
     private var sourceNames: [String] = []
+    /// Ids of the origin files named by framed lines (`sourceID(of:input:)`).
+    private var originIDs: [String: Int64] = [:]
     private var nextSessionID: Int64 = 0
     /// Resolved configurations by name (nil: not known yet).
     private var resolved: [String: PressConfiguration?] = [:]
@@ -144,6 +146,14 @@ public final class StreamReplay: IngestSink {
     }
 
     func finishSource(id: Int64, input: ByteInput, records: Int, rejects: Int) throws -> Int64 { id }
+
+    func sourceID(of location: SourceLocation, input: Int64) -> Int64 {
+        if location.file == sourceNames[Int(input - 1)] { return input }
+        if let id = originIDs[location.file] { return id }
+        sourceNames.append(location.file)
+        originIDs[location.file] = Int64(sourceNames.count)
+        return Int64(sourceNames.count)
+    }
 
     func sourceName(_ id: Int64) throws -> String {
         id >= 1 && id <= sourceNames.count ? sourceNames[Int(id - 1)] : "?"

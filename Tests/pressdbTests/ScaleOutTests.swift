@@ -182,6 +182,13 @@ private func ingestedLog(format: String = "ndjson", sessions: Int = 2000) throws
         #expect(f.status == 3)
         #expect(f.stderr.contains("logs/day-1.ndjson:101: malformed JSON"))
         #expect(f.stderr.contains("logs/day-1.ndjson:103: session \"b\""))
+        // A session left open names the file of its first and of its latest record.
+        let open = framed + "\nlogs/day-0.ndjson:7\t" + #"{"session":"c","t":0,"phase":"began","x":1,"y":1}"#
+            + "\nlogs/day-1.ndjson:9\t" + #"{"session":"c","t":0.1,"phase":"moved","x":1,"y":1}"#
+        let p = try objects(try Binary.run(["replay", "--input", "-", "--origins", "--input-format", "ndjson", "--quiet"], stdin: open).stdout)
+            .filter { $0["type"] as? String == "pending" }
+        #expect(p.count == 1 && p[0]["file"] as? String == "logs/day-0.ndjson" && p[0]["line"] as? Int == 7)
+        #expect(p.first?["last_file"] as? String == "logs/day-1.ndjson" && p.first?["last_line"] as? Int == 9)
         let unframed = try Binary.run(["replay", "--input", "-", "--origins", "--input-format", "ndjson"], stdin: log[0])
         #expect(unframed.status == 1 && unframed.stderr.contains("does not start with its origin"))
         #expect(try Binary.run(["replay", "--input", "-", "--origins"], stdin: "").status == 2)
