@@ -145,6 +145,50 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
         #expect(bySession.json == whole.json)
     }
 
+    /// An arm by user from a partial is PressStats' `UserArm` of the same users' sessions (built
+    /// from the raw result lines by `UserArm(name:users:)`, users by id, latencies ascending), and
+    /// `Experiment.observed` reads it.
+    @Test func userArmsAreTheArmsOfTheUsersSessions() throws {
+        var text: [String] = []
+        for i in 0..<120 {
+            let user = "u\(i % 23)", variant = (i / 3) % 2 == 0 ? "A" : "B"
+            text.append(record("s\(i)", Double(i), "began", 10, ",\"user\":\"\(user)\",\"variant\":\"\(variant)\",\"container\":\"scroll\""))
+            text.append(record("s\(i)", Double(i) + 0.02 + Double(i % 7) * 0.03, "ended", i % 5 == 0 ? 40 : 10))
+        }
+        let (lines, _, _) = try streamReplay(text.joined(separator: "\n"))
+        var partial = Partial()
+        for l in lines {
+            let data = try JSONSerialization.data(withJSONObject: l)
+            try data.withUnsafeBytes { try partial.addResultLine($0.bindMemory(to: UInt8.self)) }
+        }
+        // The same lines, read back as JSONSerialization reads them (as the partial was fed).
+        let read = try lines.map { try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: $0)) as! [String: Any] }
+        for variant in ["A", "B"] {
+            var users: [String: UserSessions] = [:]
+            for l in read where l["variant"] as? String == variant {
+                let user = (l["attributes"] as! [String: Any])["user"] as! String
+                var u = users[user] ?? UserSessions(sessions: 0, events: [:], feedbackLatencies: [], actionLatencies: [])
+                u.sessions += 1
+                for e in SessionEvent.allCases where l[e.column] as? Bool == true { u.events[e, default: 0] += 1 }
+                if let f = l["feedback_latency_ms"] as? Double { u.feedbackLatencies.append(f) }
+                if let a = l["action_latency_ms"] as? Double { u.actionLatencies.append(a) }
+                users[user] = u
+            }
+            let ordered = users.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
+                UserSessions(sessions: $0.value.sessions, events: $0.value.events,
+                             feedbackLatencies: $0.value.feedbackLatencies.sorted(), actionLatencies: $0.value.actionLatencies.sorted())
+            }
+            let expected = try UserArm(name: variant, users: ordered)
+            #expect(try partial.userArm(variant, by: "variant") == expected)
+            #expect(try partial.sessionsWithoutUser(variant, by: "variant") == 0)
+        }
+        let report = try Experiment.observed(control: try partial.userArm("A", by: "variant"),
+                                             treatment: try partial.userArm("B", by: "variant"))
+        #expect(report.controlSessions + report.treatmentSessions == 120)
+        #expect(throws: ComparisonError.self) { try partial.userArm("C", by: "variant") }
+        #expect(throws: ComparisonError.self) { try partial.userArm("A", by: "variant", equals: ["screen": "x"]) }
+    }
+
     @Test func refusesWhatItCannotMerge() throws {
         var a = Partial(), b = Partial()
         let s = AggregatedSession(group: ["spring-press", "A", nil, nil, nil], user: "u", events: [true, false, false, false, false],

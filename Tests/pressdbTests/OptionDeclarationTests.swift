@@ -37,7 +37,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "merge": ["out"],
         "report": ["db", "by", "where", "since", "until", "as", "reports", "list", "from", "format", "out",
                    "wide", "columns", "full", "explain"],
-        "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "where", "format", "out",
+        "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "from", "where", "format", "out",
                     "wide", "columns", "explain"],
         "configs": ["db", "format", "wide", "columns", "explain"],
         "config": ["db", "quiet"],

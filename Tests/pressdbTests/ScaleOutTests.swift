@@ -139,6 +139,28 @@ private func ingestedLog(format: String = "ndjson", sessions: Int = 2000) throws
         }
     }
 
+    /// `compare --from` prints what `compare` prints from the database — every row, note and
+    /// warning — by variant, by config and with a filter.
+    @Test func compareFromAPartialIsTheDatabaseCompare() throws {
+        let (dir, _, db) = try ingestedLog()
+        let partial = dir.appendingPathComponent("all.json").path
+        #expect(try Binary.run(["aggregate", "--db", db, "--out", partial]).status == 0)
+        for args in [["A", "B"], ["spring-press", "expand-delayed-click", "--by", "config"], ["A", "B", "--where", "screen=feed"],
+                     ["A", "B", "--metric", "feedback_latency", "--alpha", "0.01"]] {
+            for format in ["json", "csv", "table"] {
+                let a = try Binary.run(["compare", "--from", partial, "--format", format] + args)
+                let b = try Binary.run(["compare", "--db", db, "--format", format] + args)
+                #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+                #expect(a.stdout == b.stdout && a.stderr == b.stderr, "\(args) \(format)")
+            }
+        }
+        let empty = try Binary.run(["compare", "A", "C", "--from", partial])
+        #expect(empty.status == 4 && empty.stderr.contains("no sessions for variant 'C'; variants with sessions: A ("))
+        #expect(empty.stderr == (try Binary.run(["compare", "A", "C", "--db", db])).stderr)
+        #expect(try Binary.run(["compare", "A", "B", "--from", partial, "--where", "user=u1"]).status == 2)
+        #expect(try Binary.run(["compare", "A", "B", "--from", partial, "--paired"]).status == 2)
+    }
+
     /// `--as`: the stream replayed as another configuration reports as the database does after
     /// `pressdb replay --as`.
     @Test func replayedAsAnotherConfiguration() throws {

@@ -64,6 +64,9 @@ struct CompareCommand: ParsableCommand {
     var split: ArmSplit?
     @Flag(help: "Replay the same sessions under configurations A and B and compare them pair by pair.")
     var paired: Bool
+    @Option(value: "PARTIAL", help: "Compare from a partial ('pressdb aggregate', 'pressdb merge') instead of the database",
+            discussion: "Observed mode; --where on config, variant, control, screen, app_version.")
+    var from: String?
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
@@ -86,13 +89,20 @@ struct CompareCommand: ParsableCommand {
         }
         let equals = Equality.dictionary(filter)
         let path = database.path
-        guard database.exists else {
+        guard database.exists || from != nil else {
             throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
         }
 
         let report: ExperimentReport
         var notes: [String] = []
-        if paired {
+        if let from {
+            for option in [$paired, $database] where option.wasGiven {
+                throw CLIError.usage("\(option.displayName) does not apply with --from (a partial of observed sessions)")
+            }
+            report = try Self.observed(a, b, partial: from, by: by, equals: equals, split: split?.shares, metrics: metrics,
+                                       correction: correction, configuration: configuration)
+            notes.append("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions")
+        } else if paired {
             for option in [$by, $split] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with --paired (A and B are configurations; every session is in both arms)")
             }
