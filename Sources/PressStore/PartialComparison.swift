@@ -13,15 +13,9 @@ extension Partial {
         guard Self.comparisonGroupings.contains(by), let byIndex = Self.groupKeys.firstIndex(of: by) else {
             throw ComparisonError.badFilter("--by must be one of \(Self.comparisonGroupings.joined(separator: ", ")), not '\(by)'")
         }
-        var conditions: [(Int, String)] = []
-        for (key, value) in equals {
-            guard let i = Self.groupKeys.firstIndex(of: key) else {
-                throw ComparisonError.badFilter("--where: a partial is keyed by \(Self.groupKeys.joined(separator: ", ")), not '\(key)'; "
-                    + "compare by \(key) on the database")
-            }
-            conditions.append((i, value))
-        }
-        return groups.filter { key, _ in (name == nil || key[byIndex] == name) && conditions.allSatisfy { key[$0.0] == $0.1 } }
+        let cells: [([String?], SessionTally)]
+        do { cells = try groups(matching: equals) } catch { throw ComparisonError.badFilter("\(error) (compare by it on the database)") }
+        return cells.filter { key, _ in name == nil || key[byIndex] == name }
     }
 
     /// Every group with at least one session (by name, NULL left out), as

@@ -28,22 +28,29 @@ extension Partial {
         guard let byIndex = Self.groupKeys.firstIndex(of: by) else {
             throw ReportError.badFilter("--by must be one of \(Self.groupKeys.joined(separator: ", ")) with --from, not '\(by)'")
         }
-        var conditions: [(Int, String)] = []
-        for (key, value) in equals {
-            guard let i = Self.groupKeys.firstIndex(of: key) else {
-                throw ReportError.badFilter("--where: a partial is keyed by \(Self.groupKeys.joined(separator: ", ")), not '\(key)'; "
-                    + "filter by \(key) on the database")
-            }
-            conditions.append((i, value))
-        }
+        let cells: [([String?], SessionTally)]
+        do { cells = try groups(matching: equals) } catch { throw ReportError.badFilter("\(error) (filter by it on the database)") }
         var rows: [[String?]: SessionTally] = [:]
-        for (key, tally) in groups where conditions.allSatisfy({ key[$0.0] == $0.1 }) {
+        for (key, tally) in cells {
             let config = key[Self.configIndex], variant = key[Self.variantIndex]
             let arm = by == "config" && variant != config ? variant : nil
             rows[[key[byIndex], arm], default: SessionTally()] += tally
         }
         let ordered = rows.sorted { Self.precedes($0.key, $1.key) }
         return ReportResult(columns: Self.summaryColumns, rows: ordered.map { Self.summaryRow(group: $0.key[0], arm: $0.key[1], $0.value) })
+    }
+
+    /// The group cells with `equals`' values.
+    /// - Throws: `PartialError` naming a key the groups are not keyed by.
+    func groups(matching equals: [String: String]) throws -> [([String?], SessionTally)] {
+        var conditions: [(Int, String)] = []
+        for (key, value) in equals {
+            guard let i = Self.groupKeys.firstIndex(of: key) else {
+                throw PartialError("--where: a partial is keyed by \(Self.groupKeys.joined(separator: ", ")), not '\(key)'")
+            }
+            conditions.append((i, value))
+        }
+        return groups.filter { key, _ in conditions.allSatisfy { key[$0.0] == $0.1 } }
     }
 
     /// One row of the summary, as reports/summary.sql computes it from the group's sessions.

@@ -94,21 +94,15 @@ extension ReplayCommand {
         return h
     }
 
-    /// Writes `bytes` to standard output whole; a reader that went away (EPIPE) ends the process
-    /// as SIGPIPE would, any other error with status 1.
+    /// Writes `bytes` to standard output whole (`StandardOutput`). A reader that went away ends
+    /// the stream there, quietly and with status 0, as for every command; another error with
+    /// status 1.
     static func writeToStandardOutput(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE { exit(128 + SIGPIPE) }
-                    printError("pressdb replay: cannot write to standard output: \(String(cString: strerror(errno)))")
-                    exit(ExitCode.failure)
-                }
-                offset += n
-            }
+        do { try StandardOutput.write(bytes) } catch is StandardOutput.Closed {
+            exit(ExitCode.ok)
+        } catch {
+            printError("pressdb replay: \(error)")
+            exit(ExitCode.failure)
         }
     }
 }
