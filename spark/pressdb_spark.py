@@ -121,11 +121,20 @@ def task_binary(name):
 
 # MARK: - Routing records
 
+SESSION_PREFIX = '{"session":"'
+
+
 def route(file_index, line_number, text):
     """One NDJSON record → (session id, (user, file, line, text)). Records without a session —
     configuration and layout records — get the session None; lines that are not JSON objects
     get a session of their own named after their place, so pressdb rejects them with its own
-    message. Only the routing keys are read here: pressdb parses the record."""
+    message. Only the routing keys are read here: pressdb parses the record. A record that
+    starts with its session id as a plain string and names no user (most records: the user is
+    on the `began` one) is routed without parsing it."""
+    if text.startswith(SESSION_PREFIX) and '"user"' not in text and '"type"' not in text:
+        end = text.find('"', len(SESSION_PREFIX))
+        if end > len(SESSION_PREFIX) and "\\" not in text[len(SESSION_PREFIX):end]:
+            return (text[len(SESSION_PREFIX):end], (None, file_index, line_number, text))
     try:
         record = json.loads(text)
     except ValueError:

@@ -141,7 +141,8 @@ class SparkJobTests(unittest.TestCase):
         pending = self.lines("pending")
         self.assertEqual([p["session"] for p in pending], ["open-1"])
         self.assertTrue(pending[0]["file"].endswith("/logs/c.ndjson"))
-        self.assertEqual(pending[0]["line"], len(open(os.path.join(self.logs, "c.ndjson")).read().splitlines()))
+        with open(os.path.join(self.logs, "c.ndjson")) as f:
+            self.assertEqual(pending[0]["line"], len(f.read().splitlines()))
         db = sqlite3.connect(self.db)
         self.assertEqual(db.execute("SELECT session, first_line FROM pending").fetchall(), [("open-1", pending[0]["line"])])
 
