@@ -15,8 +15,8 @@ protocol IngestSink: AnyObject {
     func commitAndEnd() throws
     /// Whether the batch is due to be committed (`IngestOptions.batchSessions`, `.batchSeconds`).
     func batchIsDue(_ options: IngestOptions) -> Bool
-    /// Commits the batch and begins the next.
-    func commitBatch() throws
+    /// Commits the batch, then calls `committed`, then begins the next.
+    func commitBatch(committed: () -> Void) throws
 
     // MARK: Inputs
 

@@ -48,57 +48,70 @@ extension Partial {
                            actionLatency: LatencySample(values: Self.expanded(tally.actionLatencyMs)))
     }
 
-    /// One arm by user (`Experiment.observed(control: UserArm, …)`): per user of the arm — users
-    /// in the order of their ids' UTF-8 bytes, as SQL's `GROUP BY user` gives them — X = the
-    /// user's sessions and Y = those with each event; for each latency X = the user's values, Y
-    /// their sum (over the values ascending), and the user's histogram for the bootstrap.
-    /// Sessions without a user are not in it (`sessionsWithoutUser` says how many there are).
-    /// - Throws: `ComparisonError.emptyArm`, `.badFilter` (a partial's users are keyed by config
-    ///   and variant only: no other `--where`).
-    public func userArm(_ name: String, by: String, equals: [String: String] = [:]) throws -> UserArm {
+    /// The user cells of arm `name`, by user id in the order of the ids' UTF-8 bytes — the order
+    /// SQL's `GROUP BY user` gives them.
+    /// - Throws: `ComparisonError.badFilter` for `--by` other than variant or config, or a
+    ///   `--where` key a partial's users are not keyed by (they are keyed by config and variant).
+    private func userCells(_ name: String, by: String, equals: [String: String]) throws -> [(user: String, tally: SessionTally)] {
         guard let byIndex = Self.userKeys.firstIndex(of: by), Self.comparisonGroupings.contains(by) else {
             throw ComparisonError.badFilter("--by must be one of \(Self.comparisonGroupings.joined(separator: ", ")), not '\(by)'")
         }
-        var conditions: [(Int, String)] = []
-        for (key, value) in equals {
-            guard let i = Self.userKeys.firstIndex(of: key), key != "user" else {
-                throw ComparisonError.badFilter("--where: a partial's users are keyed by config and variant, not '\(key)'")
-            }
-            conditions.append((i, value))
-        }
+        let conditions = try Self.userConditions(equals)
         var byUser: [String: SessionTally] = [:]
         for (key, tally) in users where key[byIndex] == name && conditions.allSatisfy({ key[$0.0] == $0.1 }) {
             byUser[key[2] ?? "", default: SessionTally()] += tally
         }
-        guard !byUser.isEmpty else {
-            throw ComparisonError.emptyArm(name: name, by: by, available: try comparisonGroups(by: by, equals: equals))
-        }
-        let ordered = byUser.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value)
-        var events: [SessionEvent: RatioSummary] = [:]
-        for e in SessionEvent.allCases {
-            events[e] = RatioSummary(units: ordered.map { (denominator: Double($0.sessions), numerator: Double($0.count(e))) })
-        }
-        func latencies(_ h: (SessionTally) -> [Double: Int]) -> UserLatencies {
-            var summary = RatioSummary.zero, histograms: [UnitHistogram] = []
-            for u in ordered where !h(u).isEmpty {
-                let values = Self.expanded(h(u))
-                summary.add(denominator: Double(values.count), numerator: values.reduce(0, +))
-                let (v, c) = SessionTally.sorted(h(u))
-                histograms.append(try! UnitHistogram(values: v, counts: c))
-            }
-            return UserLatencies(summary: summary, histograms: histograms)
-        }
-        return UserArm(name: name, users: ordered.count, sessions: ordered.reduce(0) { $0 + $1.sessions }, events: events,
-                       feedbackLatency: latencies(\.feedbackLatencyMs), actionLatency: latencies(\.actionLatencyMs))
+        return byUser.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
     }
 
-    /// Sessions of the arm that have no user (they are in `observedArm`, not in `userArm`).
-    public func sessionsWithoutUser(_ name: String, by: String, equals: [String: String] = [:]) throws -> Int {
-        let all = try cells(name, by: by, equals: equals).reduce(0) { $0 + $1.1.sessions }
-        let byIndex = Self.userKeys.firstIndex(of: by) ?? 0
-        let withUser = users.filter { key, _ in key[byIndex] == name && equals.allSatisfy { k, v in
-            Self.userKeys.firstIndex(of: k).map { key[$0] == v } ?? false } }.reduce(0) { $0 + $1.value.sessions }
-        return all - withUser
+    /// `equals` as (user key index, value) pairs.
+    /// - Throws: `ComparisonError.badFilter` for a key other than config or variant.
+    static func userConditions(_ equals: [String: String]) throws -> [(Int, String)] {
+        try equals.map { key, value in
+            guard let i = userKeys.firstIndex(of: key), key != "user" else {
+                throw ComparisonError.badFilter("--where \(key): a partial's users are keyed by config and variant only; "
+                    + "compare with --unit session, or by user on the database")
+            }
+            return (i, value)
+        }
+    }
+
+    /// How the users of arms `a` and `b` cover their sessions (`ObservedComparisonReader.userCoverage`).
+    /// - Throws: `ComparisonError.badFilter` (see `userCells`).
+    public func userCoverage(_ a: String, _ b: String, by: String, equals: [String: String] = [:]) throws -> UserCoverage {
+        let cellsA = try userCells(a, by: by, equals: equals), cellsB = try userCells(b, by: by, equals: equals)
+        let all = try cells(a, by: by, equals: equals).reduce(0) { $0 + $1.1.sessions }
+            + (try cells(b, by: by, equals: equals).reduce(0) { $0 + $1.1.sessions })
+        let withUser = (cellsA + cellsB).reduce(0) { $0 + $1.tally.sessions }
+        let usersA = Set(cellsA.map(\.user)), usersB = Set(cellsB.map(\.user))
+        return UserCoverage(sessionsWithoutUser: all - withUser, usersInBothArms: usersA.intersection(usersB).count,
+                            users: usersA.union(usersB).count)
+    }
+
+    /// One arm by user (`Experiment.observed(control: UserArm, …)`), built as the database's is:
+    /// each user's totals (`UserArmSums.UserTotals`; latency totals by `UserArmSums.total` of the
+    /// user's histogram), users in the order of their ids' bytes, summed by `UserArmSums.sums`;
+    /// the users' histograms for the bootstrap when `percentiles`. Sessions without a user are
+    /// not in it.
+    /// - Throws: `ComparisonError.emptyArm`, `.badFilter` (see `userCells`).
+    public func userArm(_ name: String, by: String, equals: [String: String] = [:], percentiles: Bool = true) throws -> UserArm {
+        let ordered = try userCells(name, by: by, equals: equals).map(\.tally)
+        guard !ordered.isEmpty else {
+            throw ComparisonError.emptyArm(name: name, by: by, available: try comparisonGroups(by: by, equals: equals))
+        }
+        var histograms: [LatencyKind: [UnitHistogram]] = [:]
+        var totals = ordered.map { UserArmSums.UserTotals(sessions: $0.sessions, events: $0.events, latencies: []) }
+        for l in LatencyKind.all {
+            var perUser: [UnitHistogram] = []
+            for (i, u) in ordered.enumerated() {
+                let (values, counts) = SessionTally.sorted(l == .feedback ? u.feedbackLatencyMs : u.actionLatencyMs)
+                totals[i].latencies.append((counts.reduce(0, +), UserArmSums.total(values: values, counts: counts)))
+                if percentiles, !values.isEmpty { perUser.append(try! UnitHistogram(values: values, counts: counts)) }
+            }
+            if percentiles { histograms[l] = perUser }
+        }
+        let v = UserArmSums.sums(totals)
+        return UserArmSums.arm(name, sums: v, histograms: histograms)
     }
 
     /// A histogram's values, each as often as it occurs, ascending.

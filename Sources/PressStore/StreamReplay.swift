@@ -138,7 +138,7 @@ public final class StreamReplay: IngestSink {
     }
 
     func batchIsDue(_ options: IngestOptions) -> Bool { false }
-    func commitBatch() throws {}
+    func commitBatch(committed: () -> Void) throws { committed() }
 
     func beginSource(name: String) throws -> Int64 {
         sourceNames.append(name)

@@ -180,8 +180,9 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
             }
             let expected = try UserArm(name: variant, users: ordered)
             #expect(try partial.userArm(variant, by: "variant") == expected)
-            #expect(try partial.sessionsWithoutUser(variant, by: "variant") == 0)
         }
+        // 23 users, each with sessions in both arms (u(i mod 23) meets both variants), none without a user.
+        #expect(try partial.userCoverage("A", "B", by: "variant") == UserCoverage(sessionsWithoutUser: 0, usersInBothArms: 23, users: 23))
         let report = try Experiment.observed(control: try partial.userArm("A", by: "variant"),
                                              treatment: try partial.userArm("B", by: "variant"))
         #expect(report.controlSessions + report.treatmentSessions == 120)

@@ -109,9 +109,9 @@ private func ingestedLog(format: String = "ndjson", sessions: Int = 2000) throws
         let (dir, log, db) = try ingestedLog()
         var parts = [[String]](repeating: [], count: 3)
         for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
-            // Session ids are u<user>-<nnnn>: the user's number picks the part.
+            // Session ids are s<seed>-u<user>-<nnnn>: the user's number picks the part.
             let id = line.split(separator: "\"")[3]
-            let user = Int(id.dropFirst().prefix { $0 != "-" })!
+            let user = Int(id.split(separator: "-")[1].dropFirst())!
             parts[user % 3].append(String(line))
         }
         var partials: [String] = []
@@ -140,13 +140,13 @@ private func ingestedLog(format: String = "ndjson", sessions: Int = 2000) throws
     }
 
     /// `compare --from` prints what `compare` prints from the database — every row, note and
-    /// warning — by variant, by config and with a filter.
+    /// warning — by variant, by config, by user (the default here) and by session, and with a filter.
     @Test func compareFromAPartialIsTheDatabaseCompare() throws {
         let (dir, _, db) = try ingestedLog()
         let partial = dir.appendingPathComponent("all.json").path
         #expect(try Binary.run(["aggregate", "--db", db, "--out", partial]).status == 0)
-        for args in [["A", "B"], ["spring-press", "expand-delayed-click", "--by", "config"], ["A", "B", "--where", "screen=feed"],
-                     ["A", "B", "--metric", "feedback_latency", "--alpha", "0.01"]] {
+        for args in [["A", "B"], ["spring-press", "expand-delayed-click", "--by", "config"], ["A", "B", "--where", "screen=feed", "--unit", "session"],
+                     ["A", "B", "--unit", "session"], ["A", "B", "--metric", "feedback_latency", "--alpha", "0.01"]] {
             for format in ["json", "csv", "table"] {
                 let a = try Binary.run(["compare", "--from", partial, "--format", format] + args)
                 let b = try Binary.run(["compare", "--db", db, "--format", format] + args)
@@ -158,6 +158,9 @@ private func ingestedLog(format: String = "ndjson", sessions: Int = 2000) throws
         #expect(empty.status == 4 && empty.stderr.contains("no sessions for variant 'C'; variants with sessions: A ("))
         #expect(empty.stderr == (try Binary.run(["compare", "A", "C", "--db", db])).stderr)
         #expect(try Binary.run(["compare", "A", "B", "--from", partial, "--where", "user=u1"]).status == 2)
+        // A partial's users are keyed by config and variant: by user, no --where on the other keys.
+        let byScreen = try Binary.run(["compare", "A", "B", "--from", partial, "--where", "screen=feed"])
+        #expect(byScreen.status == 2 && byScreen.stderr.contains("compare with --unit session"))
         #expect(try Binary.run(["compare", "A", "B", "--from", partial, "--paired"]).status == 2)
     }
 

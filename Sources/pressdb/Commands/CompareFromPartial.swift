@@ -8,16 +8,23 @@ extension CompareCommand {
     /// (`Partial.observedArm`: the inputs `ObservedComparisonReader.arm` reads from a database).
     static func observed(_ a: String, _ b: String, partial path: String, by: String, equals: [String: String],
                          split: [Double]?, metrics: [ExperimentMetric], correction: MultipleComparisonCorrection,
-                         configuration: StatsConfiguration) throws -> ExperimentReport {
+                         configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
         let partial = try PartialIO.read(path)
         guard partial.replayedAs == nil else {
             throw CLIError.usage("\(path) holds sessions replayed as '\(partial.replayedAs!)'; compare observed sessions "
                 + "(a partial of each session under its own configuration)")
         }
         do {
-            let armA = try partial.observedArm(a, by: by, equals: equals), armB = try partial.observedArm(b, by: by, equals: equals)
-            return try Experiment.observed(control: armA, treatment: armB, metrics: metrics, expectedSplit: split,
-                                           correction: correction, configuration: configuration)
+            _ = try partial.observedArm(a, by: by, equals: equals)
+            _ = try partial.observedArm(b, by: by, equals: equals)
+            // A partial's users are keyed by config and variant: the unit can be told, and users
+            // compared, under --where on those keys; otherwise only by session.
+            let coverage = asked == .session ? UserCoverage(sessionsWithoutUser: 0, usersInBothArms: 0, users: 0)
+                : try partial.userCoverage(a, b, by: by, equals: equals)
+            return try observedReport(a, b, by: by, coverage: coverage, asked: asked, metrics: metrics, split: split,
+                                      correction: correction, configuration: configuration,
+                                      userArm: { try partial.userArm($0, by: by, equals: equals, percentiles: $1) },
+                                      sessionArm: { try partial.observedArm($0, by: by, equals: equals) })
         } catch let e as ComparisonError {
             if case .badFilter = e { throw CLIError.usage("\(e)") }
             let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
