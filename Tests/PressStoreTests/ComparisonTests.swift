@@ -6,7 +6,7 @@ import PressStats
 @testable import PressStore
 
 /// NDJSON text of a synthetic log.
-private func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> String {
+func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> String {
     var writer = TouchLogWriter(format: .ndjson)
     try SyntheticLog(configuration).forEachRecord { session, index in writer.append(session, sample: index) }
     return String(decoding: writer.buffer, as: UTF8.self)
@@ -14,7 +14,7 @@ private func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> 
 
 /// A database holding `configuration`'s log, ingested and replayed under each session's own
 /// configuration (as `pressdb ingest` does).
-private func database(_ configuration: SyntheticLogConfiguration) throws -> (path: String, store: Store) {
+func database(_ configuration: SyntheticLogConfiguration) throws -> (path: String, store: Store) {
     let path = try temporaryDatabasePath()
     let store = try Store.open(path: path)
     try ingestNDJSON(store, try syntheticLog(configuration))
@@ -24,7 +24,7 @@ private func database(_ configuration: SyntheticLogConfiguration) throws -> (pat
 
 /// Whether a replay result has `event`, written out here from the definitions in
 /// docs/compare.md (independently of the SQL that counts them).
-private func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
+func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
     let r = row.result
     switch event {
     case .tap: return r.outcome == .tap
