@@ -11,5 +11,6 @@ var commands: [any ParsableCommand.Type] {
         ConfigCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
+        SweepCommand.self,
     ]
 }
