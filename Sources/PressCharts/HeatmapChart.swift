@@ -37,8 +37,9 @@ public struct HeatmapPanel: Sendable, Equatable {
 /// Heatmaps of several metrics over the same grid of two parameters, one panel per metric, in
 /// rows of `panelsPerRow`: rows of the grid are the first parameter's values (top to bottom),
 /// columns the second's (left to right). Each panel has its own colour scale, lighter for better
-/// (seven steps of a sequential palette, so colour order survives greyscale and colour-vision
-/// deficiencies), and the value written in each cell when it fits. Outlined cells (the Pareto
+/// (seven steps of viridis, van der Walt & Smith's perceptually uniform palette for matplotlib
+/// 2.0, 2015, whose lightness rises monotonically, so colour order survives greyscale and
+/// colour-vision deficiencies), and the value written in each cell when it fits. Outlined cells (the Pareto
 /// frontier) are drawn with a heavy border in every panel, so they read without colour.
 public struct HeatmapChart: Chart {
     public var title: String

@@ -196,3 +196,29 @@ private let summaryColumns = ["sessions", "taps", "cancels", "scroll_aborts", "t
         #expect(missing.status == 4 && missing.stderr.contains("no database at"))
     }
 }
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite struct SweepPageTests {
+    // The HTML page of a two-parameter sweep: well-formed, self-contained, one heatmap with every
+    // objective's panel and the frontier outlined in each, the scatters, the typical tap.
+    @Test func pageHoldsTheHeatmapsAndTheFrontier() throws {
+        let (dir, db) = try generatedDatabase(["--sessions", "300", "--seed", "8"])
+        let page = dir.appendingPathComponent("s.html")
+        let r = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "press_animation.damping_ratio=0.4,0.7,1",
+                                "--vary", "pressed_scale=0.9,0.97", "--format", "html", "--out", page.path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(XMLParser(data: Data(html.utf8)).parse())
+        for forbidden in ["<script", "http://", "https://", "<link", "<img"] { #expect(!html.lowercased().contains(forbidden)) }
+        let json = try rows(try Binary.run(["sweep", "--db", db, "--show", "1", "--format", "json", "-q"]).stdout)
+        let frontier = json.filter { $0["pareto"] as? Bool == true }.count
+        #expect(frontier >= 1)
+        #expect(html.components(separatedBy: "class=\"pc-heat-panel\"").count - 1 == 5)
+        #expect(html.components(separatedBy: "class=\"pc-heat-frontier\"").count - 1 == 5 * frontier + 1)
+        #expect(html.contains("Scale during a typical tap: the base and the chosen points"))
+        #expect(html.contains("The frontier, objective against objective") || html.contains("Equal at every point"))
+    }
+}
