@@ -35,6 +35,21 @@ func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
     }
 }
 
+/// Counts one pair of results into each event's McNemar table (a: under the control, b: under the
+/// treatment), by `has`.
+func tally(_ tables: inout [SessionEvent: PairedCounts], _ a: ResultRow, _ b: ResultRow) {
+    for e in SessionEvent.allCases {
+        var t = tables[e] ?? PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
+        switch (has(e, a), has(e, b)) {
+        case (true, true): t.both += 1
+        case (true, false): t.controlOnly += 1
+        case (false, true): t.treatmentOnly += 1
+        case (false, false): t.neither += 1
+        }
+        tables[e] = t
+    }
+}
+
 @Suite struct ComparisonReaderTests {
     // The arms' counts and sums from SQL equal those counted here from the stored sessions
     // replayed one by one in Swift (Replayer.result, which writes nothing).
@@ -92,16 +107,7 @@ func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
         for s in sessionsA {
             let ra = try pairing.replayer.result(of: s, under: a, counterfactual: false)
             let rb = try pairing.replayer.result(of: s, under: b, counterfactual: true)
-            for e in SessionEvent.allCases {
-                var t = tables[e] ?? PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
-                switch (has(e, ra), has(e, rb)) {
-                case (true, true): t.both += 1
-                case (true, false): t.controlOnly += 1
-                case (false, true): t.treatmentOnly += 1
-                case (false, false): t.neither += 1
-                }
-                tables[e] = t
-            }
+            tally(&tables, ra, rb)
             if ra.result.feedbackLatencyMs != nil && rb.result.feedbackLatencyMs != nil { feedbackPairs += 1 }
         }
         #expect(arms.events == tables)

@@ -143,17 +143,8 @@ import PressStats
                 let mine = byUser[user]!.sorted { $0.id < $1.id }
                 for s in mine {
                     let a = try replay(s, SweepCandidate(configuration: base)), b = try replay(s, candidate)
-                    for e in SessionEvent.allCases {
-                        var t = tables[e] ?? PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
-                        switch (has(e, a), has(e, b)) {
-                        case (true, true): t.both += 1
-                        case (true, false): t.controlOnly += 1
-                        case (false, true): t.treatmentOnly += 1
-                        case (false, false): t.neither += 1
-                        }
-                        tables[e] = t
-                        if has(e, b) { events[e, default: 0] += 1 }
-                    }
+                    tally(&tables, a, b)
+                    for e in SessionEvent.allCases where has(e, b) { events[e, default: 0] += 1 }
                     if let x = a.result.feedbackLatencyMs, let y = b.result.feedbackLatencyMs { fa.append(x); fb.append(y) }
                     if let x = a.result.actionLatencyMs, let y = b.result.actionLatencyMs { xa.append(x); xb.append(y) }
                     if let f = b.result.feedbackLatencyMs { feedback.append(f) }

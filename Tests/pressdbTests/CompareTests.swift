@@ -5,8 +5,8 @@ import FoundationXML
 import Testing
 
 /// A fresh database holding `pressdb generate` output for `generate` options, ingested (and so
-/// replayed under each session's own configuration).
-private func database(_ generate: [String]) throws -> String {
+/// replayed under each session's own configuration). Also used by SweepCommandTests.
+func database(_ generate: [String]) throws -> String {
     let dir = try Binary.temporaryDirectory()
     let db = dir.appendingPathComponent("c.sqlite").path
     let log = try Binary.run(["generate"] + generate)

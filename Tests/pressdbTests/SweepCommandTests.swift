@@ -4,15 +4,11 @@
 import Foundation
 import Testing
 
-/// A fresh database holding `pressdb generate` output, ingested.
+/// A fresh database holding `pressdb generate` output, ingested (CompareTests' `database`), and
+/// its folder.
 private func generatedDatabase(_ generate: [String]) throws -> (dir: URL, db: String) {
-    let dir = try Binary.temporaryDirectory()
-    let db = dir.appendingPathComponent("s.sqlite").path
-    let log = try Binary.run(["generate"] + generate)
-    #expect(log.status == 0, "\(log.stderr)")
-    let ingest = try Binary.run(["ingest", "--db", db, "--quiet"], stdin: log.stdout)
-    #expect(ingest.status == 0, "\(ingest.stderr)")
-    return (dir, db)
+    let db = try database(generate)
+    return (URL(fileURLWithPath: db).deletingLastPathComponent(), db)
 }
 
 private func rows(_ text: String) throws -> [[String: Any]] {

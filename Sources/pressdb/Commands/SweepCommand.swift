@@ -234,7 +234,11 @@ struct SweepCommand: ParsableCommand {
             printError("sweep: point \(point) also sets the container (\(ConfigurationJSON.encode(o).text)); a configuration "
                        + "cannot hold that: it is a property of the screen the button sits in")
         }
-        try emit(ConfigurationJSON.encode(p.configuration) + "\n", to: out, protecting: database.path)
+        // Named after the sweep's id as stored (a sweep run alongside another may have taken the id
+        // this one expected when it named its points).
+        var configuration = p.configuration
+        configuration.name = SweepDefinition.pointName(base: sweep.base.name, sweep: id, point: point)
+        try emit(ConfigurationJSON.encode(configuration) + "\n", to: out, protecting: database.path)
         return ExitCode.ok
     }
 
