@@ -3,7 +3,8 @@
 -- reason: drag_exit (lifted outside the retention margin), system (a cancelled touch),
 -- safe_area (left the long-press safe area outside a scroll view), scroll (a scroll-abort).
 WITH groups AS (
-    SELECT grp, arm, count(*) AS sessions FROM report_input GROUP BY grp, arm
+    -- table: key grp, variant, outcome, reason, count, share, sessions, actions_fired, duration_p50_ms, travel_p50_pt
+SELECT grp, arm, count(*) AS sessions FROM report_input GROUP BY grp, arm
 )
 SELECT
     i.grp,

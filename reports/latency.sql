@@ -3,6 +3,9 @@
 -- Anchors: 33 ms (a tap's latency becomes noticeable around 24–33 ms), 85 ms (visual press
 -- feedback judged good within 30–85 ms), 100 and 150 ms (feedback degrades between 100 and
 -- 150 ms) — Kaaresoja et al., ACM TAP 2014. Shares are among presses with feedback.
+-- table: key grp, variant, sessions, seen, feedback_p50_ms, feedback_p90_ms, feedback_p99_ms, share_over_100ms, action_p50_ms, action_p90_ms, feedback_p75_ms, feedback_p95_ms, share_over_33ms, share_over_85ms, share_over_150ms
+-- table: footnote feedback_*, share_over_*: over the presses that were seen (seen of sessions); a press never seen has no feedback latency
+-- table: footnote action_*: over the sessions whose action ran (actions)
 SELECT
     grp,
     arm AS variant,

@@ -6,6 +6,8 @@
 -- are the per-session events (0/1) of the `result_events` view, defined there once.
 -- share_over_100ms: among presses with feedback, the share seen later than 100 ms, where press
 -- feedback is judged to degrade (Kaaresoja et al., ACM TAP 2014).
+-- table: key grp, variant, sessions, tap_rate, cancel_rate, scroll_abort_rate, unseen_presses, feedback_p50_ms, feedback_p90_ms, false_actions, share_over_100ms
+-- table: footnote feedback_*, share_over_100ms: over the presses that were seen; unseen_presses counts the presses never seen
 SELECT
     grp,
     arm AS variant,

@@ -114,9 +114,13 @@ public struct ECDFChart: Chart {
         let xs = values + (reference.map { [$0.value] } ?? [])
         let xDomain = (min(0, xs.min() ?? 0), xs.max() ?? 100)
         let top = Metrics.pad + (reference == nil ? 0 : Metrics.lineHeight + 4)
+        // The legend's height depends on its width, which the plot's left edge sets: measure first.
+        let probe = CartesianFrame(size: size, xDomain: xDomain, yDomain: (0, 100), xTitle: xTitle, yTitle: Self.yTitle,
+                                   top: top, right: Metrics.pad * 3, bottomExtra: 0)
+        let legend = series.isEmpty ? 0 : Legend.height(rows: 1)
+            + Legend.height(series.map(seriesSummary), maxWidth: size.width - probe.plot.left - Metrics.pad)
         let frame = CartesianFrame(size: size, xDomain: xDomain, yDomain: (0, 100), xTitle: xTitle, yTitle: Self.yTitle,
-                                   top: top, right: Metrics.pad * 3,
-                                   bottomExtra: Legend.height(rows: series.count + (series.isEmpty ? 0 : 1)))
+                                   top: top, right: Metrics.pad * 3, bottomExtra: legend)
         var paths: [[Point]] = []
         var markers: [[(p: Double, value: Double, point: Point)]] = []
         for one in series {

@@ -6,11 +6,13 @@ public enum PreferredDirection: String, Sendable, Equatable {
     case lower
 }
 
-/// How a difference reads: significant in the preferred direction, against it, or neither.
-public enum Verdict: String, Sendable, Equatable {
+/// How a difference reads: significant in the preferred direction, against it, or neither. It
+/// decides the colour and the marker; the words are the caller's (`Difference.verdictText`), so a
+/// chart says what the table beside it says.
+public enum Verdict: Sendable, Equatable {
     case better
     case worse
-    case notSignificant = "no significant difference"
+    case notSignificant
 }
 
 /// One metric's difference B − A with its interval, in the plot's shared unit.
@@ -25,9 +27,13 @@ public struct Difference: Sendable, Equatable {
     /// The caller's significance decision (e.g. from a Mann–Whitney U test's p-value); nil means
     /// "significant when the interval excludes zero".
     public var significant: Bool?
+    /// The verdict in words, written after the value: the caller's, so the chart says what its
+    /// table says (pressdb passes PressStats' verdict words); nil writes none.
+    public var verdictText: String?
 
     public init(metric: String, estimate: Double, lower: Double, upper: Double, preferred: PreferredDirection,
-                significant: Bool? = nil) {
+                significant: Bool? = nil, verdictText: String? = nil) {
+        self.verdictText = verdictText
         self.metric = metric
         self.estimate = estimate
         self.lower = lower
@@ -101,7 +107,7 @@ public struct ForestPlot: Chart {
     func valueText(_ row: Difference) -> String {
         let u = unit.isEmpty ? "" : " \(unit)"
         return "\(NumberText.signed(row.estimate, digits: digits))\(u) [\(NumberText.signed(row.lower, digits: digits)), "
-            + "\(NumberText.signed(row.upper, digits: digits))] \(row.verdict.rawValue)"
+            + "\(NumberText.signed(row.upper, digits: digits))]" + (row.verdictText.map { " " + $0 } ?? "")
     }
 
     public func layout() -> Layout {

@@ -1,5 +1,6 @@
 /// A table of already-formatted cells with a caption; numeric columns are right-aligned with
-/// tabular figures so digits line up.
+/// tabular figures so digits line up, and their cells never wrap (a line break in one, "\n",
+/// starts its second line: a value over its interval).
 public struct DataTable: Sendable, Equatable {
     public struct Column: Sendable, Equatable {
         public var title: String
@@ -110,36 +111,42 @@ public struct HTMLPage: Sendable {
         body.append(html)
     }
 
-    /// A chart in a `<figure>` with a `<figcaption>`; its SVG ids are unique within the page.
+    /// A chart in a `<figure>`: its title shown above it (what it shows, and of which
+    /// configuration), then the drawing and a `<figcaption>`; its SVG ids are unique within the page.
     public mutating func figure(_ chart: some Chart, caption: String) {
         figureCount += 1
-        appendFigure(svg: chart.svg(id: "figure-\(figureCount)"), caption: caption)
+        appendFigure(svg: chart.svg(id: "figure-\(figureCount)"), title: chart.title, caption: caption)
     }
 
-    /// Trusted SVG markup (not escaped) in a `<figure>` with an escaped `<figcaption>`.
-    public mutating func figure(svg: String, caption: String) {
+    /// Trusted SVG markup (not escaped) in a `<figure>` with an escaped title and `<figcaption>`.
+    public mutating func figure(svg: String, title: String? = nil, caption: String) {
         figureCount += 1
-        appendFigure(svg: svg, caption: caption)
+        appendFigure(svg: svg, title: title, caption: caption)
     }
 
-    private mutating func appendFigure(svg: String, caption: String) {
-        body.append("<figure>\n\(svg)\n<figcaption>\(Markup.escape(caption))</figcaption>\n</figure>")
+    private mutating func appendFigure(svg: String, title: String?, caption: String) {
+        // The title is drawn for the eye; the SVG's own <title> names it for screen readers.
+        let heading = title.map { "<p class=\"figure-title\" aria-hidden=\"true\">\(Markup.escape($0))</p>\n" } ?? ""
+        body.append("<figure>\n\(heading)\(svg)\n<figcaption>\(Markup.escape(caption))</figcaption>\n</figure>")
     }
 
     /// The page's style sheet: `ChartTheme.chartCSS` plus the page's own rules.
     public static let css = ChartTheme.chartCSS + "\n" + """
     html { background: var(--pc-bg); color: var(--pc-fg); }
-    body { font-family: \(ChartTheme.fontStack); line-height: 1.5; max-width: 62rem; margin: 0 auto; padding: 1.5rem; }
+    body { font-family: \(ChartTheme.fontStack); line-height: 1.5; max-width: 80rem; margin: 0 auto; padding: 1.5rem; }
+    main > :not(.table-wrap) { max-width: 62rem; }
+    .figure-title { font-weight: 600; margin: 0 0 0.4rem; }
     h1, h2, h3 { line-height: 1.25; }
     figure { margin: 1.5rem 0; break-inside: avoid; page-break-inside: avoid; }
     figcaption { color: var(--pc-muted); font-size: 0.95rem; margin-top: 0.4rem; }
     svg.pc-chart { display: block; width: 100%; height: auto; }
     .table-wrap { overflow-x: auto; }
-    table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; break-inside: avoid; }
+    table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular-nums; break-inside: avoid; font-size: 0.95rem; }
     caption { text-align: left; font-weight: 600; padding-bottom: 0.4rem; }
     th, td { border-bottom: 1px solid var(--pc-grid); padding: 0.3rem 0.7rem; text-align: left; vertical-align: top; }
     thead th { border-bottom: 2px solid var(--pc-axis); }
     .num { text-align: right; }
+    td.num { white-space: pre; }
     dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 1rem 0; }
     dt { font-weight: 600; font-variant-numeric: tabular-nums; }
     dd { margin: 0; }

@@ -133,16 +133,18 @@ public struct ScaleTimelineChart: Chart {
                                    top: 0, right: right, bottomExtra: 0)
         let markerXs = markers.map { probe.x($0.time * ms) }
         let markerWidths = markers.map { TextLayout.estimatedWidth($0.label, fontSize: Metrics.fontSize) }
-        // Label centres stay inside the drawing (a label for 0 ms would otherwise hang off the left).
+        // Label centres stay over the plot: a label for 0 ms would otherwise hang off the left, over
+        // the y axis's top tick label.
         let labelXs = markers.indices.map { i in
-            min(max(markerXs[i], markerWidths[i] / 2 + Metrics.pad), size.width - markerWidths[i] / 2 - Metrics.pad)
+            min(max(markerXs[i], probe.plot.left + markerWidths[i] / 2), size.width - markerWidths[i] / 2 - Metrics.pad)
         }
         let markerRows = TextLayout.rows(centres: labelXs, widths: markerWidths)
         let rowCount = (markerRows.max() ?? -1) + 1
         let top = Metrics.pad + Double(rowCount) * Metrics.lineHeight + 4
 
+        let legend = Legend.height(series.map(legendText), maxWidth: size.width - probe.plot.left - Metrics.pad)
         let frame = CartesianFrame(size: size, xDomain: xDomain, yDomain: yDomain, xTitle: xAxisTitle, yTitle: yAxisTitle,
-                                   top: top, right: right, bottomExtra: Legend.height(rows: series.count))
+                                   top: top, right: right, bottomExtra: legend)
         let paths = series.map { one -> [Point] in
             let samples = zip(one.times, one.scales).filter { $0.0.isFinite && $0.1.isFinite }.sorted { $0.0 < $1.0 }
             var points: [Point] = []

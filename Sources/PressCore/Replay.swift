@@ -62,12 +62,15 @@ public struct ReplayTrace: Sendable {
     /// The `results` row's figures, in milliseconds and points.
     public var result: SessionResult {
         let c = classification
+        let ms = { (seconds: Double) in Replay.stored(seconds * 1000, decimals: Replay.StoredResolution.milliseconds) }
         return SessionResult(
             outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
-            feedbackLatencyMs: visual.feedbackLatency.map { $0 * 1000 },
-            actionLatencyMs: c.actionLatency.map { $0 * 1000 },
-            durationMs: c.duration * 1000, maxTravelPt: c.maxTravel,
-            pressDepth: visual.pressDepth, releaseJumpPt: visual.releaseJump)
+            feedbackLatencyMs: visual.feedbackLatency.map(ms),
+            actionLatencyMs: c.actionLatency.map(ms),
+            durationMs: ms(c.duration),
+            maxTravelPt: Replay.stored(c.maxTravel, decimals: Replay.StoredResolution.points),
+            pressDepth: Replay.stored(visual.pressDepth, decimals: Replay.StoredResolution.pressDepth),
+            releaseJumpPt: Replay.stored(visual.releaseJump, decimals: Replay.StoredResolution.points))
     }
 
     /// The displayed scale on every display frame from touch-down (k / refresh rate, k = 0, 1, …)
@@ -163,5 +166,30 @@ public enum Replay {
         try session(samples, frame: attributes.frame, container: attributes.container ?? defaultContainer,
                     scrollAxis: attributes.scrollAxis ?? defaultScrollAxis, configuration: configuration,
                     display: display)
+    }
+
+    /// The decimal places each derived figure is kept with (docs/log-format.md, "results"): far
+    /// below anything measured — a microsecond of log time is 0.001 ms, a device pixel a third of
+    /// a point — and far above binary floating-point noise, so a computed 18 pt is 18, not
+    /// 18.000000000000004, and 2/60 s is 33.333333 ms.
+    public enum StoredResolution {
+        /// Milliseconds: 6 decimals (1 ns).
+        public static let milliseconds = 6
+        /// Points: 6 decimals.
+        public static let points = 6
+        /// Press depth, a fraction of the pressed-scale change: 6 decimals.
+        public static let pressDepth = 6
+    }
+
+    /// `value` rounded half away from zero to `decimals` decimal places (0 ≤ decimals ≤ 15): the
+    /// double nearest to the decimal number, whose shortest text is that number. Not finite
+    /// values are returned as they are.
+    public static func stored(_ value: Double, decimals: Int) -> Double {
+        guard value.isFinite else { return value }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }  // exact: every power of ten up to 1e22 is a double
+        let scaled = value * scale
+        guard abs(scaled) < 9.0e15 else { return value }  // beyond 2^53 there is no fraction left
+        return scaled.rounded() / scale + 0  // + 0 turns −0 into 0
     }
 }

@@ -21,6 +21,10 @@ public struct ReplayOptions: Sendable {
     /// default (60 Hz, 3 px/pt): `results` holds one row per session and configuration version,
     /// measured on the default display, and a report must not mix displays.
     public var storesResults = true
+    /// Called after each batch with the sessions handled so far and the total the call will
+    /// handle (`replayMissing`: every session without its result, over all configurations), for
+    /// a progress display. Nil: nothing is counted.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
     public init(display: Display = Display(), defaultConfig: String = Replay.defaultConfiguration.name,
                 defaultContainer: Container = Replay.defaultContainer, batchSize: Int = 5_000) {
         self.display = display; self.defaultConfig = defaultConfig
@@ -91,6 +95,15 @@ public final class Replayer {
         names.bind(1, options.defaultConfig)
         var configNames: [String] = []
         while try names.step() { configNames.append(names.text(0)) }
+        var counter = ProgressCounter(report: options.progress)
+        if counter.report != nil {
+            for name in configNames {
+                guard let configuration = catalog.resolve(name) else { continue }
+                var filter = SessionFilter(config: name, withoutResultForConfigVersion: configuration.version)
+                filter.defaultConfig = options.defaultConfig
+                counter.total += try store.sessionCount(filter)
+            }
+        }
         for name in configNames where !summary.stopped {
             var filter = SessionFilter(config: name)
             filter.defaultConfig = options.defaultConfig
@@ -104,7 +117,7 @@ public final class Replayer {
             // config index and the results key, without reading any session.
             guard try anyMissing(name, version: configuration.version) else { continue }
             filter.withoutResultForConfigVersion = configuration.version
-            try run(filter, &summary, each) { _ in (configuration, false) }
+            try run(filter, &summary, &counter, each) { _ in (configuration, false) }
         }
         return summary
     }
@@ -132,9 +145,11 @@ public final class Replayer {
         var summary = ReplaySummary()
         var f = filter
         f.defaultConfig = options.defaultConfig
+        var counter = ProgressCounter(report: options.progress)
+        if counter.report != nil { counter.total = try store.sessionCount(f) }
         // Each name resolved once, not once per session.
         var resolved: [String: PressConfiguration?] = [:]
-        try run(f, &summary, each) { session in
+        try run(f, &summary, &counter, each) { session in
             let name = self.configurationName(of: session)
             let own: PressConfiguration?
             if let known = resolved[name] { own = known } else {
@@ -147,7 +162,18 @@ public final class Replayer {
         return summary
     }
 
-    private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary,
+    /// Sessions handled of the total, for `ReplayOptions.progress`.
+    struct ProgressCounter {
+        let report: (@Sendable (Int, Int) -> Void)?
+        var done = 0
+        var total = 0
+        mutating func add(_ n: Int) {
+            done += n
+            report?(done, max(total, done))
+        }
+    }
+
+    private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary, _ counter: inout ProgressCounter,
                      _ each: ((StoredSession, ResultRow) -> Void)?,
                      choose: (StoredSession) -> (PressConfiguration, Bool)?) throws {
         // Sessions are read a page at a time and the cursor is closed before the page's results
@@ -184,6 +210,7 @@ public final class Replayer {
                 summary.replayed += batch.count
                 batch.removeAll(keepingCapacity: true)
             }
+            counter.add(sessions.count)
             if sessions.count < options.batchSize { break }
             if let stop = options.shouldStop, stop() { summary.stopped = true; return }
         }

@@ -280,6 +280,24 @@ public final class Store {
 
     /// Reads stored sessions matching `filter`, in `id` order, one at a time.
     public func sessions(_ filter: SessionFilter = SessionFilter()) throws -> SessionCursor {
+        let (whereClause, values) = selection(filter)
+        let sql = "SELECT id, session, samples, variant_given, \(Store.attributeColumns) FROM sessions\(whereClause) ORDER BY id"
+        let s = try db.prepare(sql)
+        s.bind(values)
+        return SessionCursor(statement: s)
+    }
+
+    /// Number of stored sessions matching `filter` (what `sessions(filter)` would read).
+    public func sessionCount(_ filter: SessionFilter) throws -> Int {
+        let (whereClause, values) = selection(filter)
+        let s = try db.prepare("SELECT count(*) FROM sessions\(whereClause)")
+        s.bind(values)
+        return Int(try s.scalarInt() ?? 0)
+    }
+
+    /// The WHERE clause (empty, or starting with " WHERE") selecting `filter`'s sessions, with its
+    /// bound values.
+    private func selection(_ filter: SessionFilter) -> (String, [SQLValue]) {
         var conditions: [String] = []
         var values: [SQLValue] = []
         if let ids = filter.ids {
@@ -307,11 +325,7 @@ public final class Store {
             values.append(.integer(afterID))
             conditions.append("id > ?\(values.count)")
         }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT id, session, samples, variant_given, \(Store.attributeColumns) FROM sessions\(whereClause) ORDER BY id"
-        let s = try db.prepare(sql)
-        s.bind(values)
-        return SessionCursor(statement: s)
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), values)
     }
 
     // MARK: Pending

@@ -54,10 +54,11 @@ enum SampleReport {
 
     static func forestPlot() -> ForestPlot {
         ForestPlot(title: "B vs A", rows: [
-            Difference(metric: "tap rate", estimate: -8, lower: -13, upper: -3, preferred: .higher),
-            Difference(metric: "cancel rate", estimate: 8, lower: 3.5, upper: 12.5, preferred: .lower),
-            Difference(metric: "scroll-abort rate", estimate: 0, lower: -2.9, upper: 2.9, preferred: .lower),
-            Difference(metric: "release-jump rate", estimate: -4, lower: -6, upper: -2, preferred: .lower),
+            Difference(metric: "tap rate", estimate: -8, lower: -13, upper: -3, preferred: .higher, verdictText: "worse"),
+            Difference(metric: "cancel rate", estimate: 8, lower: 3.5, upper: 12.5, preferred: .lower, verdictText: "worse"),
+            Difference(metric: "scroll-abort rate", estimate: 0, lower: -2.9, upper: 2.9, preferred: .lower,
+                       verdictText: "no detectable difference"),
+            Difference(metric: "release-jump rate", estimate: -4, lower: -6, upper: -2, preferred: .lower, verdictText: "better"),
         ], xTitle: "Difference B \u{2212} A (percentage points)", unit: "pp")
     }
 

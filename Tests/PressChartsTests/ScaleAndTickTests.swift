@@ -143,10 +143,12 @@ struct LabelLayoutTests {
         // On the ~600 px plot of 0…600 ms, "release" (300 ms) is ~133 px from the centre of the
         // ~220 px wide "feedback first shows (scroll)" label (166.7 ms): they need two rows.
         #expect(Set(layout.markers.map(\.row)).count >= 2)
-        // Every marker label stays inside the drawing, "touch-down" at 0 ms included.
+        // Every marker label stays inside the drawing, "touch-down" at 0 ms included, and over the
+        // plot, clear of the y axis's tick labels on its left.
         for marker in layout.markers {
             let half = TextLayout.estimatedWidth(marker.label, fontSize: 12) / 2
             #expect(marker.labelX - half >= 0 && marker.labelX + half <= SampleReport.scaleChart().size.width)
+            #expect(marker.labelX - half >= layout.frame.plot.left - 0.5)
         }
         // The ±1 px labels sit at least a line apart.
         #expect(abs(layout.lines[0].labelY - layout.lines[1].labelY) >= 14)

@@ -22,7 +22,8 @@ private func stationaryTap(lift: Double, phaseAtEnd: TouchPhase = .ended) -> [To
         let frames = trace.frames(until: 0.2)
         #expect(frames.count == 13 && frames[0].t == 0)
         let seen = try #require(frames.first { abs($0.scale - 1) >= 1.0 / 66 })
-        #expect(abs(seen.t * 1000 - (try #require(trace.result.feedbackLatencyMs))) < 1e-9)
+        // The result keeps milliseconds to 6 decimals (Replay.StoredResolution): within 5e-7 ms.
+        #expect(abs(seen.t * 1000 - (try #require(trace.result.feedbackLatencyMs))) <= 5e-7)
         // A session naming no container or axis replays in `none`, vertically.
         #expect(try Replay.session(samples, attributes: SessionAttributes(), configuration: .springPress) == trace.result)
         #expect(Replay.defaultContainer == .none && Replay.defaultScrollAxis == .vertical)
@@ -132,5 +133,24 @@ private func stationaryTap(lift: Double, phaseAtEnd: TouchPhase = .ended) -> [To
                                    configuration: .springPress)
         #expect(r.outcome == .tap)
         #expect(r.feedbackLatencyMs == nil)
+    }
+}
+
+@Suite struct StoredResolutionTests {
+    // Issue 16: a derived figure is kept to a documented resolution, so a computed 18 is 18.
+    // A quick tap in a scroll view on a 120 × 120 pt button under expand-delayed-click is never
+    // pressed before the lift (delaysContentTouches), so the shrink starts from 1.3 while the
+    // button shows 1: a jump of 0.3 × 120 / 2 = 18 pt, which 0.3 × 60 gives as 18.000000000000004
+    // in binary floating point.
+    @Test func aComputedEighteenIsEighteen() throws {
+        let r = try Replay.session(stationaryTap(lift: 0.1), frame: Rect(x: 0, y: 0, width: 120, height: 120),
+                                   container: .scroll, scrollAxis: .vertical, configuration: .expandDelayedClick)
+        #expect(r.releaseJumpPt == 18)
+        #expect((1.3 - 1.0) * 60 != 18)  // the noise the rounding removes
+        // 2 frames at 60 Hz: 2000/60 ms is 33.333333 to 6 decimals; its shortest text says so.
+        #expect(Replay.stored(2000.0 / 60, decimals: 6).description == "33.333333")
+        #expect(Replay.stored(0.1 + 0.2, decimals: 6) == 0.3)
+        #expect(Replay.stored(-2.5e-7, decimals: 6) == -0.0 && Replay.stored(2.5e-6, decimals: 6) == 0.000003)
+        #expect(Replay.stored(.infinity, decimals: 6) == .infinity)
     }
 }

@@ -281,6 +281,71 @@ private let forbiddenMarkup = ["<script", "http://", "https://", "src=", "href="
     }
 }
 
+@Suite(.serialized) struct HTMLCompareBrowserTests {
+    /// The page with a measuring script added (the test's own copy: pressdb's pages have no
+    /// scripts): after layout it writes, as JSON in a <pre id="measure">, the page's width against
+    /// the window's, each table's against its box's, and how many numeric cells wrapped (more line
+    /// boxes than the lines they hold).
+    static func measured(_ page: String) -> String {
+        let script = """
+            <script>
+            addEventListener('load', () => {
+              const doc = document.documentElement;
+              const tables = [...document.querySelectorAll('.table-wrap')].map(t => [t.scrollWidth, t.clientWidth]);
+              let wrapped = 0;
+              for (const td of document.querySelectorAll('td.num')) {
+                const range = document.createRange(); range.selectNodeContents(td);
+                const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+                if (lines > td.textContent.split('\\n').length) wrapped += 1;
+              }
+              const out = document.createElement('pre'); out.id = 'measure';
+              out.textContent = JSON.stringify({page: doc.scrollWidth, window: innerWidth, tables, wrapped});
+              document.body.appendChild(out);
+            });
+            </script>
+            """
+        return page.replacingOccurrences(of: "</body>", with: script + "</body>")
+    }
+
+    // The compare page in a 1280 px window: nothing is cut off — the "All metrics" table fits its
+    // box, no number wraps ("1.1e-" / "45") — and in a 100-column-wide one (800 px, 8 px a
+    // column) the page still does not run off the side. PRESSDB_HTML_ARTIFACTS=DIR keeps the
+    // pages and screenshots.
+    @Test(.enabled(if: HeadlessBrowser.path != nil, Comment(rawValue: HeadlessBrowser.unavailable)))
+    func comparePageFitsInChromium() throws {
+        let (scratch, cleanUp) = try HeadlessBrowser.scratch(keptIn: "PRESSDB_HTML_ARTIFACTS")
+        defer { cleanUp() }
+        let db = scratch.appendingPathComponent("compare-\(UUID().uuidString).sqlite")
+        #expect(try Binary.run(["demo", "--db", db.path, "--sessions", "3000", "--quiet"]).status == 0)
+        for (name, args) in [("observed", ["A", "B"]), ("paired", ["spring-press", "longpress-safe-area", "--paired"])] {
+            let page = scratch.appendingPathComponent("compare-\(name).html")
+            #expect(try Binary.run(["compare"] + args + ["--db", db.path, "--format", "html", "--out", page.path]).status == 0)
+            let html = try String(contentsOf: page, encoding: .utf8)
+            #expect(html.contains("<p class=\"figure-title\" aria-hidden=\"true\">Rates: "))
+            let probe = scratch.appendingPathComponent("measure-\(name).html")
+            try Self.measured(html).write(to: probe, atomically: true, encoding: .utf8)
+            for width in [1280, 800] {
+                let shots = try HeadlessBrowser.screenshots(of: page, width: width, height: 2400, scratch: scratch,
+                                                            arguments: ["--hide-scrollbars"])
+                #expect(shots.pageRun.status == 0 && HeadlessBrowser.pngSize(shots.page)?.width == width)
+                try? shots.page.write(to: scratch.appendingPathComponent("compare-\(name)-\(width).png"))
+                let dom = try HeadlessBrowser.run(["--hide-scrollbars", "--window-size=\(width),2400", "--dump-dom"],
+                                                  url: probe, scratch: scratch)
+                let json = try #require(dom.stdout.components(separatedBy: "<pre id=\"measure\">").last?
+                    .components(separatedBy: "</pre>").first, "\(dom.stderr.suffix(500))")
+                let m = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+                let page = try #require(m["page"] as? Int), window = try #require(m["window"] as? Int)
+                #expect(page <= window, "\(name) at \(width) px: the page is \(page) px wide")
+                if width == 1280 {
+                    let tables = try #require(m["tables"] as? [[Int]])
+                    #expect(!tables.isEmpty && tables.allSatisfy { $0[0] <= $0[1] }, "\(name): tables \(tables)")
+                    #expect(m["wrapped"] as? Int == 0, "\(name): numeric cells wrapped")
+                }
+            }
+        }
+    }
+}
+
 @Suite struct TypicalTapContainerTests {
     // The data's containers join `none` and `scroll` (always shown), in UIKit's usual order;
     // a JSON container with a named container's parameters is that container; text that does

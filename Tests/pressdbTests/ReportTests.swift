@@ -177,7 +177,9 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
         // The 100 ms tap on the default 44 pt control, spring-press, no container: seen on the
         // second frame at 60 Hz (reference §4; see ReplayTests for the arithmetic).
         #expect(tap["outcome"] as? String == "tap")
-        #expect(abs((tap["feedback_latency_ms"] as? Double ?? 0) - 2000.0 / 60) < 1e-9)
+        // Stored to 6 decimals (docs/log-format.md, "results"): 2000/60 = 33.3333… is 33.333333.
+        #expect(abs((tap["feedback_latency_ms"] as? Double ?? 0) - 2000.0 / 60) < 1e-6)
+        #expect(tap["feedback_latency_ms"] as? Double == 33.333333)
         // A 20 pt move within 150 ms in a scroll view: the pan begins, the control never sees
         // the touch: scroll_abort, no feedback, no action (null, not absent).
         let scroll = try #require(rows.first { $0["session"] as? String == "scroll" })
@@ -190,7 +192,7 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
         let stored = try Binary.run(["report", "sessions", "--db", db, "--format", "json"])
         let storedTap = try #require((try JSONSerialization.jsonObject(with: Data(stored.stdout.utf8)) as? [[String: Any]])?
             .first { $0["session"] as? String == "tap" })
-        #expect(abs((storedTap["feedback_latency_ms"] as? Double ?? 0) - 2000.0 / 60) < 1e-9)
+        #expect(storedTap["feedback_latency_ms"] as? Double == 33.333333)
         #expect(try Binary.run(["replay", "--db", db, "--refresh-rate", "1e308"]).status == 2)
         // --missing finds nothing left to do.
         let missing = try Binary.run(["replay", "--db", db, "--missing", "--format", "json"])

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import PressCharts
+import PressCore
+@testable import pressdb
 
 // End to end: the built `pressdb` binary, as a user runs it.
 @Suite struct SpringCommandTests {
@@ -8,6 +11,36 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
         return try #require(object as? [String: Any])
+    }
+
+    // ζ = 0.05 (UIView spring, 0.4 s): the progress overshoots to about 1.85, so the y axis runs
+    // to 2.0 and the "reaches 1" label (8.3 ms) is close to "start" (0 ms). The labels stay clear
+    // of each other and of the y axis's tick labels (left of the plot).
+    @Test func springChartLabelsDoNotCollideAtLowDamping() throws {
+        let spring = try Spring(withDuration: 0.4, usingSpringWithDamping: 0.05, initialSpringVelocity: 0)
+        let layout = SpringProgressChart.chart(spring).layout()
+        let placed = layout.markers.map { m -> (row: Int, lo: Double, hi: Double) in
+            let half = TextLayout.estimatedWidth(m.label, fontSize: 12) / 2
+            return (m.row, m.labelX - half, m.labelX + half)
+        }
+        #expect(placed.count == 3)
+        for (i, a) in placed.enumerated() {
+            #expect(a.lo >= layout.frame.plot.left - 0.5)
+            for b in placed[(i + 1)...] where a.row == b.row { #expect(a.hi <= b.lo || b.hi <= a.lo) }
+        }
+    }
+
+    // ζ = c / (2√(km)) = 40 / (2 × 10) = 2 for m 1, k 100, c 40: Core Animation evaluates it as
+    // critically damped unless overdamping is allowed; pressdb says so rather than silently.
+    @Test func dampingAboveOneSaysItIsEvaluatedAsCritical() throws {
+        let critical = try Binary.run(["spring", "--mass", "1", "--stiffness", "100", "--damping", "40"])
+        #expect(critical.status == 0)
+        #expect(critical.stderr.contains("damping ratio 2 is above 1: evaluated as critically damped (ζ = 1)"))
+        let swiftUI = try Binary.run(["spring", "--response", "0.5", "--damping-fraction", "1.5"])
+        #expect(swiftUI.stderr.contains("damping ratio 1.5 is above 1"))
+        let over = try Binary.run(["spring", "--mass", "1", "--stiffness", "100", "--damping", "40", "--allow-overdamping"])
+        #expect(over.status == 0 && over.stderr.isEmpty)
+        #expect(try Binary.run(["spring", "--mass", "1", "--stiffness", "100", "--damping", "10"]).stderr.isEmpty)
     }
 
     // Framer's published UIKit mapping: duration 3, damping ratio 0.25 → stiffness

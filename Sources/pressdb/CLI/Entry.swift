@@ -20,15 +20,18 @@ var topHelp: String {
     Run 'pressdb COMMAND --help' for a command's options.
 
     EXIT STATUS:
-      0  success
-      1  the command failed (the message on standard error says why)
-      2  the command line is wrong
-      3  finished, but some input was rejected (kept in the database's rejects table)
-      4  nothing to work on (empty database, or a filter that matches nothing)
+        0  success
+        1  the command failed (the message on standard error says why)
+        2  the command line is wrong
+        3  finished, but some input was rejected (kept in the database's rejects table)
+        4  nothing to work on (empty database, or a filter that matches nothing)
+      130  interrupted by Ctrl-C after committing what was whole (re-run the same command to finish)
+    A reader that stops early (pressdb report sessions | head) ends a command quietly, with status 0.
 
     ENVIRONMENT:
       PRESSDB_DB  the database used when --db is not given (default ./pressdb.sqlite)
-      NO_COLOR    when set, no colour in terminal output
+      NO_COLOR    when set, no colour in terminal output; TERM=dumb too
+      COLUMNS     the width terminal tables fit when the terminal does not report one (else 100)
 
     """
     return out
@@ -58,6 +61,9 @@ func runMain(_ arguments: [String]) -> Int32 {
     argv.removeFirst()
     do {
         return try run(command, argv)
+    } catch is StandardOutput.Closed {
+        // The reader of standard output has gone (`| head`): done, quietly.
+        return ExitCode.ok
     } catch let e as CLIError {
         printError("pressdb \(first): \(e.message)")
         return e.status

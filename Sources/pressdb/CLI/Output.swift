@@ -12,14 +12,26 @@ enum Cell: Equatable {
     case bool(Bool)
 }
 
-/// How a column is shown in the terminal table (CSV and JSON always carry full precision).
+/// How a column is shown in terminal tables, Markdown and HTML: one rounding rule per kind of
+/// quantity, the same in every command (CSV and JSON always carry full precision).
 enum ColumnStyle: Equatable {
     case text
+    /// A count: a whole number.
     case integer
-    /// A number with this many decimals.
+    /// Another number, with this many decimals.
     case number(Int)
-    /// A fraction shown as a percentage with one decimal.
+    /// A rate or share (a fraction): a percentage with one decimal, "86.4%".
     case percent
+    /// Milliseconds, one decimal: "33.3" (a 60 Hz frame is 16.7 ms).
+    case milliseconds
+    /// Points, two decimals: "18.00".
+    case points
+    /// A fraction of a change (press depth), two decimals: "1.16".
+    case fraction
+    /// A yes/no value (1/0, true/false): "yes", "no".
+    case flag
+    /// A parameter as given (`configs`): the shortest text that reads back as the value.
+    case exact
 }
 
 struct Column {
@@ -40,9 +52,11 @@ enum OutputFormat: String, CaseIterable {
 }
 
 /// Whether to colour terminal output: only on a terminal, and never when `NO_COLOR` is set
-/// (https://no-color.org).
+/// (https://no-color.org) or `TERM` is `dumb`.
 func useColor(_ fd: Int32 = STDOUT_FILENO) -> Bool {
-    if let v = ProcessInfo.processInfo.environment["NO_COLOR"], !v.isEmpty { return false }
+    let environment = ProcessInfo.processInfo.environment
+    if let v = environment["NO_COLOR"], !v.isEmpty { return false }
+    if environment["TERM"] == "dumb" { return false }
     return isatty(fd) == 1
 }
 
@@ -65,42 +79,54 @@ enum Render {
         case .null: return "–"
         case .bool(let b): return b ? "yes" : "no"
         case .text(let s): return s
-        case .int(let n): return String(n)
+        case .int(let n):
+            switch style {
+            case .flag: return n == 0 ? "no" : "yes"
+            case .integer, .text, .exact: return String(n)
+            default: return display(.double(Double(n)), style)
+            }
         case .double(let d):
             guard d.isFinite else { return "–" }
-            switch style {
-            case .percent: return String(format: "%.1f%%", d * 100)
-            case .number(let k): return String(format: "%.\(k)f", d)
-            case .integer: return String(Int(d.rounded()))
-            case .text: return full(d)
-            }
+            let text = rounded(d, style)
+            // A negative number that rounds to zero is shown as zero ("0.00", not "-0.00").
+            if text.hasPrefix("-"), !text.contains(where: { ("1"..."9").contains($0) }) { return String(text.dropFirst()) }
+            return text
+        }
+    }
+
+    /// `d` (finite) in `style`'s rounding.
+    private static func rounded(_ d: Double, _ style: ColumnStyle) -> String {
+        switch style {
+        case .percent: return String(format: "%.1f%%", d * 100)
+        case .number(let k): return String(format: "%.\(k)f", d)
+        case .milliseconds: return String(format: "%.1f", d)
+        case .points, .fraction: return String(format: "%.2f", d)
+        case .integer: return String(Int(d.rounded()))
+        case .flag: return d == 0 ? "no" : "yes"
+        case .text, .exact: return full(d)
         }
     }
 
     static func isNumeric(_ style: ColumnStyle) -> Bool { style != .text }
 
+    /// The whole table, every column in full (`TerminalTable` fits one to a width); text from
+    /// input is shown with its control characters made visible (`Terminal.visible`).
     static func text(_ table: ResultTable, color: Bool) -> String {
-        let cells = table.rows.map { row in row.enumerated().map { display($0.element, table.columns[$0.offset].style) } }
-        var widths = table.columns.map { $0.name.count }
-        for row in cells { for (i, c) in row.enumerated() { widths[i] = max(widths[i], c.count) } }
-        func line(_ values: [String]) -> String {
-            values.enumerated().map { i, v in
-                let pad = String(repeating: " ", count: widths[i] - v.count)
-                return isNumeric(table.columns[i].style) ? pad + v : v + pad
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-        }
-        var header = line(table.columns.map(\.name))
-        if color { header = "\u{1B}[1m" + header + "\u{1B}[0m" }
-        var out = header + "\n"
-        out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
-        for row in cells { out += line(row) + "\n" }
-        return out
+        var options = TableOptions()
+        options.color = color
+        let (columns, cells) = TerminalTable.shownColumns(table.columns)
+        let rows = table.rows.map(cells)
+        // Without --columns the layout cannot fail.
+        guard let layout = try? TerminalTable(columns: columns, rows: rows, options: options) else { return "" }
+        return layout.headerLines() + rows.map(layout.rowLine).joined()
     }
 
     // MARK: CSV (RFC 4180)
 
+    /// One field, quoted when it holds a comma, a quote or any control character (line breaks,
+    /// ESC …), which then reaches the reader exactly as stored.
     static func csvField(_ s: String) -> String {
-        if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+        if s.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || Terminal.needsEscape($0) }) {
             return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return s
@@ -156,39 +182,37 @@ enum Render {
     // MARK: Markdown
 
     static func markdown(_ table: ResultTable) -> String {
-        func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
-        var out = "| " + table.columns.map { esc($0.name) }.joined(separator: " | ") + " |\n"
+        var out = "| " + table.columns.map { markdownText($0.name) }.joined(separator: " | ") + " |\n"
         out += "|" + table.columns.map { isNumeric($0.style) ? "---:" : "---" }.joined(separator: "|") + "|\n"
-        for row in table.rows {
-            out += "| " + row.enumerated().map { esc(display($0.element, table.columns[$0.offset].style)) }
-                .joined(separator: " | ") + " |\n"
-        }
+        for row in table.rows { out += markdownRow(row, table.columns.map(\.style)) }
         return out
+    }
+
+    /// One row of a Markdown table, each cell shown in its column's style.
+    static func markdownRow(_ row: [Cell], _ styles: [ColumnStyle]) -> String {
+        "| " + zip(row, styles).map { markdownText(display($0, $1)) }.joined(separator: " | ") + " |\n"
+    }
+
+    /// Text for a Markdown cell: control characters made visible, as in the terminal (Markdown is
+    /// read as text too), and `|` escaped.
+    static func markdownText(_ s: String) -> String {
+        Terminal.visible(s).replacingOccurrences(of: "|", with: "\\|")
     }
 }
 
-/// Writes to standard error.
+/// Writes `message` to standard error, a line at a time, with any control character in it
+/// other than the line breaks made visible (`Terminal.visible`): messages quote input (a rejected
+/// line's reason, a session id) and must not reach the terminal as escape sequences.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+    let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { Terminal.visible(String($0)) }
+    let text = lines.joined(separator: "\n")
+    FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
 }
 
 /// Writes `text` to `--out FILE` when given, else to standard output. Refuses to write over
 /// the database the command reads (`protecting`), or its -wal and -shm files.
 func emit(_ text: String, to path: String? = nil, protecting database: String? = nil) throws {
-    if let path, path != "-" {
-        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        if let database {
-            let db = URL(fileURLWithPath: database).standardizedFileURL.resolvingSymlinksInPath().path
-            if [db, db + "-wal", db + "-shm"].contains(target) {
-                throw CLIError.usage("--out \(path) is the database itself; choose another file for the output")
-            }
-        }
-        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
-            throw CLIError.failure("cannot write --out \(path): \(reason) (does its folder exist and is it writable?)")
-        }
-    } else {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
+    let sink = try OutputSink(path: path, protecting: database)
+    try sink.write(text)
+    try sink.finish()
 }

@@ -42,11 +42,26 @@ struct DatabasePath: ExpressibleByArgument, Equatable {
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// Opens the database for writing.
+    /// Opens the database for writing (creating it when missing). A database this call created
+    /// and could not set up (a full disk) is removed again: nothing is left when nothing could
+    /// be stored.
     /// - Throws: `CLIError.failure` with `DatabaseProblem`'s one-line reason.
     func openStore() throws -> Store {
+        let existed = exists
         do { return try Store.open(path: path) } catch {
+            if !existed { Schema.removeIfNothingCommitted(path: path) }
             throw CLIError.failure(DatabaseProblem.describe(error, path: path))
+        }
+    }
+}
+
+extension DatabasePath {
+    /// Runs `body`, which writes the database, turning a database failure (a full disk, a
+    /// read-only file, a lock held too long) into `CLIError.failure` with `DatabaseProblem`'s
+    /// one line naming the database and what to do.
+    func writing<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as DatabaseError {
+            throw CLIError.failure(DatabaseProblem.describe(e, path: path))
         }
     }
 }
@@ -72,7 +87,7 @@ extension OutputFormat: ChoiceArgument {}
 
 /// The formats of a report-like command: the tabular ones and a self-contained HTML page.
 enum DocumentFormat: String, ChoiceArgument {
-    case table, csv, json, markdown, html
+    case table, csv, json, ndjson, markdown, html
 
     /// The `OutputFormat` that renders it; nil for HTML.
     var tabular: OutputFormat? { OutputFormat(rawValue: rawValue) }
@@ -94,6 +109,26 @@ extension Flag {
     static var quiet: Flag { quiet(help: "Print no summary or progress on standard error.") }
     /// `-q, --quiet` with the command's own words for what it leaves out.
     static func quiet(help: String) -> Flag { Flag(name: "quiet", short: "q", help: help) }
+}
+
+// MARK: - --wide, --columns, --explain (terminal tables)
+
+extension Flag {
+    /// `--wide`: a terminal table with every column in full, however wide.
+    static var wide: Flag {
+        Flag(name: "wide", help: "Terminal table: every column in full, however wide (default: fitted to the terminal's width).")
+    }
+    /// `--explain`: a line per column under a terminal table.
+    static var explain: Flag {
+        Flag(name: "explain", help: "Terminal table: explain each column shown (its full name, abbreviations and unit) under it.")
+    }
+}
+
+extension Option where Value == [String] {
+    /// `--columns NAME,...`: the terminal table's columns, by their CSV names, in this order.
+    static var columns: Option {
+        Option(name: "columns", value: "NAME", help: "Terminal table: only these columns, in this order (names as in the CSV header)")
+    }
 }
 
 // MARK: - --where

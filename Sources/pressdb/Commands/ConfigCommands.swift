@@ -48,14 +48,19 @@ struct ConfigCommand: ParsableCommand {
             }
             var changed: [PressConfiguration] = []
             do {
-                try store.db.transaction {
-                    for c in configurations where try catalog.add(c) { changed.append(c) }
+                try database.writing {
+                    try store.db.transaction {
+                        for c in configurations where try catalog.add(c) { changed.append(c) }
+                    }
                 }
             } catch let e as CatalogError {
                 throw CLIError.failure("\(target): \(e)")
             }
             let replayer = Replayer(store: store, catalog: catalog)
-            let summary = try replayer.replayMissing()
+            let progress = Progress("replay", unit: .sessions, enabled: Progress.shown(quiet: quiet))
+            replayer.options.progress = progress.replayed
+            let summary = try database.writing { try replayer.replayMissing() }
+            progress.clear()
             if !quiet {
                 var lines = configurations.map { c in
                     changed.contains(c) ? "config: added \(c.name) version \(c.version)"
@@ -85,6 +90,15 @@ struct ConfigsCommand: ParsableCommand {
 
     @Option(.database) var database: DatabasePath
     @Option(.format([OutputFormat.table, .csv, .json, .markdown])) var format: OutputFormat
+    @Flag(.wide) var wide: Bool
+    @Option(.columns) var columns: [String]
+    @Flag(.explain) var explain: Bool
+
+    /// The terminal table: name, use and animations first; the animations' text may be cut.
+    static let presentation = TablePresentation(
+        key: ["name", "sessions", "gesture", "pressed_scale", "press_animation", "release_animation", "action",
+              "press_animation+", "release_animation+", "action_delay", "origin"],
+        cut: ["press_animation": 14, "release_animation": 14])
 
     static func animationName(_ a: AnimationSpec) -> String {
         switch a {
@@ -112,10 +126,11 @@ struct ConfigsCommand: ParsableCommand {
         var counts: [String: Int] = [:]
         let s = try store.db.prepare("SELECT config, count(*) FROM sessions WHERE config IS NOT NULL GROUP BY config")
         while try s.step() { counts[s.text(0)] = s.int(1) }
+        // Parameters are shown as given (they are definitions, not measurements).
         var table = ResultTable(columns: [
             Column("name"), Column("version"), Column("origin"), Column("versions", .integer), Column("gesture"),
-            Column("pressed_scale", .number(2)), Column("press_animation"), Column("release_animation"),
-            Column("action"), Column("action_delay", .number(2)), Column("sessions", .integer),
+            Column("pressed_scale", .exact), Column("press_animation"), Column("release_animation"),
+            Column("action"), Column("action_delay", .exact), Column("sessions", .integer),
         ])
         for name in catalog.current.keys.sorted() {
             let (c, origin) = catalog.current[name]!
@@ -126,7 +141,15 @@ struct ConfigsCommand: ParsableCommand {
                 .int(counts[name] ?? 0),
             ])
         }
-        try emit(Render.render(table, as: format, color: useColor()))
+        guard format == .table else {
+            try emit(Render.render(table, as: format))
+            return ExitCode.ok
+        }
+        let (columns, cells) = TerminalTable.shownColumns(table.columns)
+        let rows = table.rows.map(cells)
+        let layout = try TerminalTable(columns: columns, rows: rows, presentation: Self.presentation,
+                                       options: .standardOutput(wide: wide, columns: self.columns, explain: explain))
+        try emit(layout.render(rows))
         return ExitCode.ok
     }
 }

@@ -9,12 +9,18 @@ struct DemoCommand: ParsableCommand {
         abstract: "Generate an A/B log of the built-in presets, ingest, replay and report it.",
         discussion: """
         Generates a synthetic touch log (never real data: see 'pressdb generate --help') of
-        20,000 sessions split over three arms — A: spring-press, B: longpress-safe-area,
-        C: expand-delayed-click — ingests it into a fresh database (a temporary file unless
-        --db is given), replays every session, prints the summary report, and compares arm A
-        with arm B. Then it says where the database is, so you can explore it with the other
-        commands. --html FILE also writes the summary as a self-contained HTML page (charts of
-        the typical tap, feedback latency and outcome rates; docs/html-report.md).
+        20,000 sessions of 1,000 users split over three arms — A: spring-press,
+        B: longpress-safe-area, C: expand-delayed-click — each user assigned one arm and keeping
+        it, as an app's A/B test assigns users, and each with a finger of their own (how often
+        they drag off a button, how long they press). It ingests the log into a fresh database
+        (a temporary file unless --db is given), replays every session, prints the summary
+        report, and compares arm B with arm A ('pressdb compare A B': differences are B − A) by
+        user: each user is one observation, because a user's presses are alike and only users
+        were randomized ('pressdb compare --unit session' would treat every session as
+        independent). Then it says where the database is and prints commands to explore it,
+        written as they run from where you are. --html FILE also writes the summary as a
+        self-contained HTML page (charts of the typical tap, feedback latency and outcome rates;
+        docs/html-report.md).
         """
     )
 
@@ -56,18 +62,25 @@ struct DemoCommand: ParsableCommand {
             throw CLIError.failure("cannot write \(logPath)")
         }
         var writer = TouchLogWriter(format: .ndjson, capacity: 1 << 20)
-        var records = 0
+        var records = 0, generated = 0
+        let progress = Progress("generate", unit: .sessions, total: sessions, enabled: Progress.shown(quiet: quiet))
         log.forEachRecord { session, index in
             writer.append(session, sample: index)
             records += 1
-            if writer.buffer.count >= 1 << 20 { out.write(Data(writer.buffer)); writer.removeAll() }
+            if index == 0 { generated += 1 }
+            if writer.buffer.count >= 1 << 20 {
+                out.write(Data(writer.buffer))
+                writer.removeAll()
+                progress.update(generated)
+            }
         }
         out.write(Data(writer.buffer))
         try out.close()
+        progress.clear()
         say("demo: generated \(sessions) synthetic sessions (\(records) touch records) → \(logPath)")
 
         // 2. Ingest (which replays), then report.
-        let ingest = try IngestCommand.parsed([logPath, "--db", dbPath, "--quiet"]).run()
+        let ingest = try IngestCommand.parsed([logPath, "--db", dbPath]).run(summary: false, progress: Progress.shown(quiet: quiet))
         guard ingest == ExitCode.ok else { return ingest }
         say(String(format: "demo: ingested and replayed into %@ in %.1f s", dbPath, Date().timeIntervalSince(started)))
         try emit("Summary per configuration (pressdb report):\n\n")
@@ -79,21 +92,59 @@ struct DemoCommand: ParsableCommand {
             say("demo: wrote the HTML report to \(html)")
         }
 
-        // 3. Compare arm B (longpress-safe-area) with arm A (spring-press).
-        try emit("\nArm B against arm A (pressdb compare A B):\n\n")
+        // 3. Compare arm B (longpress-safe-area) with arm A (spring-press), by user.
+        try emit("""
+
+        Arm B against arm A (pressdb compare A B). The log assigned each user one variant, as an app's
+        A/B test does, and a user's presses are alike, so compare analyses users: each user is one
+        observation (the unit line below says so; --unit session would count every session as
+        independent and overstate the evidence).
+
+
+        """)
         let compare = try CompareCommand.parsed(["A", "B", "--db", dbPath]).run()
         guard compare == ExitCode.ok else { return compare }
         if let html { try emit("\nThe HTML report is \(html): open it in a browser.\n") }
 
+        // Runnable where the user is: after `swift run` pressdb is not on PATH, so an alias to the
+        // binary that is running comes first.
+        let alias = Self.binaryPath().map { "  alias pressdb=\(Self.shellQuoted($0))\n" } ?? ""
         try emit("""
 
         The database is \(dbPath). Try:
-          pressdb report latency --db \(dbPath)
-          pressdb report cancellations --db \(dbPath) --by variant
-          pressdb compare spring-press longpress-safe-area --paired --db \(dbPath) --where variant=A
-          pressdb replay --db \(dbPath) --as expand-delayed-click --quiet && pressdb report --db \(dbPath) --as expand-delayed-click
+          export PRESSDB_DB=\(Self.shellQuoted(dbPath))
+        \(alias)  pressdb report latency
+          pressdb report cancellations --by variant
+          pressdb compare spring-press longpress-safe-area --paired --where variant=A
+          pressdb replay --as expand-delayed-click --quiet
+          pressdb report --as expand-delayed-click
 
         """)
         return ExitCode.ok
+    }
+
+    /// The absolute path of the running binary when it was started by a path (`swift run`,
+    /// `.build/release/pressdb`); nil when it was found on PATH as `pressdb`. SwiftPM's
+    /// `.build/debug` link is preferred to the triple directory it points to.
+    static func binaryPath(_ argument0: String = CommandLine.arguments.first ?? "pressdb",
+                           currentDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
+        guard argument0.contains("/") else { return nil }
+        var path = URL(fileURLWithPath: argument0, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true))
+            .standardizedFileURL.path
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count >= 4, parts[parts.count - 4] == ".build" {
+            let link = (parts.dropLast(3) + parts.suffix(2)).joined(separator: "/")
+            let resolved = URL(fileURLWithPath: link).resolvingSymlinksInPath().path
+            if resolved == URL(fileURLWithPath: path).resolvingSymlinksInPath().path { path = link }
+        }
+        return path
+    }
+
+    /// `text` as one word for a POSIX shell: unchanged when it holds only safe characters, else in
+    /// single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
+        if !text.isEmpty, text.allSatisfy(safe.contains) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -12,5 +12,6 @@ var commands: [any ParsableCommand.Type] {
         GenerateCommand.self,
         SpringCommand.self,
         SweepCommand.self,
+        CompletionsCommand.self,
     ]
 }

@@ -18,9 +18,11 @@ struct ReplayCommand: ParsableCommand {
         other animation or thresholds. Those counterfactual results are stored too and feed
         'pressdb report --as' and 'pressdb compare --paired'.
 
-        Prints one row per replayed session: session, config, variant, outcome, cancel_reason,
-        action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt,
-        press_depth, release_jump_pt (null where undefined).
+        Prints one row per replayed session as it is replayed: session, config, variant,
+        outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
+        duration_ms, max_travel_pt, press_depth, release_jump_pt (null where undefined), shown
+        as 'pressdb report sessions' shows them; the terminal table fits the terminal's width.
+        On a terminal, standard error shows the progress (sessions of the total).
 
         Example:
           pressdb replay --as expand-delayed-click --format csv > counterfactual.csv
@@ -44,20 +46,33 @@ struct ReplayCommand: ParsableCommand {
             rule: .within(0.5...10, "must be from 0.5 to 10 px per pt"))
     var density = Display().density
     @Option(.format([OutputFormat.table, .csv, .json, .ndjson])) var format: OutputFormat
-    @Flag(.quiet(help: "Print nothing: no rows, no summary (results are still stored).")) var quiet: Bool
+    @Flag(.quiet(help: "Print nothing: no rows, no summary, no progress (results are still stored).")) var quiet: Bool
+    @Flag(.wide) var wide: Bool
+    @Option(.columns) var columns: [String]
+    @Flag(.explain) var explain: Bool
 
     func validate() throws {
+        if let unknown = columns.first(where: { name in !Self.columns.contains { $0.name == name } }) {
+            throw CLIError.usage("--columns: no column '\(unknown)'; the columns are \(Self.columns.map(\.name).joined(separator: ", "))")
+        }
         if missing && ($target.wasGiven || $sessions.wasGiven) {
             throw CLIError.usage("--missing replays sessions without their own result; it does not go with --as or --session")
         }
     }
 
+    /// The printed columns, named and styled as `report sessions` names and styles them
+    /// (`ColumnStyle.named`), so a session reads the same in both.
     static let columns: [Column] = [
-        Column("session"), Column("config"), Column("variant"), Column("outcome"), Column("cancel_reason"),
-        Column("action_fired"), Column("feedback_latency_ms", .number(1)), Column("action_latency_ms", .number(1)),
-        Column("duration_ms", .number(1)), Column("max_travel_pt", .number(1)), Column("press_depth", .number(3)),
-        Column("release_jump_pt", .number(3)),
-    ]
+        "session", "config", "variant", "outcome", "cancel_reason", "action_fired", "feedback_latency_ms",
+        "action_latency_ms", "duration_ms", "max_travel_pt", "press_depth", "release_jump_pt",
+    ].map { Column($0, .named($0)) }
+
+    /// The terminal table reads as `report sessions` reads: that report's presentation
+    /// (`-- table:` lines of reports/sessions.sql).
+    static var presentation: TablePresentation {
+        let sessions = ReportDefinition.builtIn.first { $0.name == "sessions" }!
+        return (try? ReportPresentation.parse(sessions, groupName: "config")) ?? TablePresentation()
+    }
 
     static func cells(_ s: StoredSession, _ row: ResultRow) -> [Cell] {
         let r = row.result
@@ -80,6 +95,9 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws -> Int32 {
         let display = Display(refreshRate: refreshRate, density: density)
+        guard database.exists else {
+            throw CLIError.empty("no database at \(database.path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
+        }
         let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)
         var options = ReplayOptions(display: display)
@@ -97,19 +115,32 @@ struct ReplayCommand: ParsableCommand {
             throw CLIError.empty("the database \(database.path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
         }
 
-        let out = RowStream(format: quiet ? nil : format, columns: Self.columns)
+        // Rows are printed as they are replayed (RowWriter); a reader that goes away (`| head`)
+        // stops the printing, not the replay: every result is still stored.
+        let out = quiet ? nil : RowWriter(format: format, columns: Self.columns, presentation: Self.presentation,
+                                          options: .standardOutput(wide: wide, columns: columns, explain: explain),
+                                          sink: try OutputSink(path: nil), headerWhenEmpty: false)
+        var printing: Error?
+        func show(_ session: StoredSession, _ row: ResultRow) {
+            guard let out, printing == nil else { return }
+            do { try out.add(Self.cells(session, row)) } catch { printing = error }
+        }
+        let progress = Progress("replay", unit: .sessions, enabled: Progress.shown(quiet: quiet))
+        replayer.options.progress = progress.replayed
         let started = ContinuousClock.now
         let summary: ReplaySummary
         if missing {
-            summary = try replayer.replayMissing { out.add(Self.cells($0, $1)) }
+            summary = try database.writing { try replayer.replayMissing(show) }
         } else {
             let filter = SessionFilter(sessions: sessions.isEmpty ? nil : sessions)
-            summary = try replayer.replay(filter, as: target) { out.add(Self.cells($0, $1)) }
+            summary = try database.writing { try replayer.replay(filter, as: target, show) }
             if !sessions.isEmpty && summary.replayed + summary.failureCount == 0 && summary.unknownConfigs.isEmpty {
                 throw CLIError.empty("no stored session has the id \(sessions.joined(separator: ", "))")
             }
         }
-        out.finish()
+        progress.clear()
+        if let out, printing == nil { do { try out.finish() } catch { printing = error } }
+        if let printing, !(printing is StandardOutput.Closed) { throw printing }
         if !quiet {
             let secs = IngestCommand.seconds(ContinuousClock.now - started)
             var lines = Self.describe(summary)
@@ -127,53 +158,15 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// The error for a configuration name that is neither a preset nor stored.
-func unknownConfiguration(_ name: String, _ catalog: ConfigurationCatalog) -> CLIError {
-    let known = catalog.current.keys.sorted().joined(separator: ", ")
-    return CLIError.usage("no configuration named '\(name)' (known: \(known)); add one with 'pressdb config add FILE.json'")
+/// The error for a configuration name that is neither a preset nor stored (status 2), after
+/// `option` when given ("--config: no configuration named …").
+func unknownConfiguration(_ name: String, _ catalog: ConfigurationCatalog, option: String? = nil) -> CLIError {
+    unknownConfiguration(name, known: Array(catalog.current.keys), option: option)
 }
 
-/// Writes result rows as they come: CSV, NDJSON and JSON stream; the terminal table is
-/// buffered to align its columns. A nil format writes nothing (--quiet).
-final class RowStream {
-    let format: OutputFormat?
-    let columns: [Column]
-    var buffered = ResultTable(columns: [])
-    var pending = ""
-    var count = 0
-
-    init(format: OutputFormat?, columns: [Column]) {
-        self.format = format
-        self.columns = columns
-        buffered.columns = columns
-        if format == .csv { pending = Render.csv(ResultTable(columns: columns)) }
-    }
-
-    func add(_ row: [Cell]) {
-        guard let format else { return }
-        count += 1
-        let table = ResultTable(columns: columns, rows: [row])
-        switch format {
-        case .csv: pending += row.map { Render.csvField(Render.raw($0)) }.joined(separator: ",") + "\n"
-        case .ndjson: pending += Render.jsonObject(table, row) + "\n"
-        case .json: pending += (count == 1 ? "[\n  " : ",\n  ") + Render.jsonObject(table, row)
-        case .table, .markdown: buffered.rows.append(row)
-        }
-        if pending.utf8.count > 1 << 16 { flush() }
-    }
-
-    func flush() {
-        FileHandle.standardOutput.write(Data(pending.utf8))
-        pending = ""
-    }
-
-    func finish() {
-        guard let format else { return }
-        switch format {
-        case .json: pending += count == 0 ? "[]\n" : "\n]\n"
-        case .table, .markdown: pending = count == 0 ? "" : Render.render(buffered, as: format, color: useColor())
-        default: break
-        }
-        flush()
-    }
+/// The same, given the names known.
+func unknownConfiguration(_ name: String, known: [String], option: String? = nil) -> CLIError {
+    CLIError.usage((option.map { "\($0): " } ?? "") + "no configuration named '\(name)' (known: \(known.sorted().joined(separator: ", "))); "
+        + "add one with 'pressdb config add FILE.json'")
 }
+

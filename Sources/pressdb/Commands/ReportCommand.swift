@@ -14,7 +14,11 @@ struct ReportCommand: ParsableCommand {
         own .sql files, which run read-only: nothing they say can write to the database.
 
         Rates are fractions with Wilson 95 % intervals (_low, _high); times in milliseconds.
-        The terminal table shows rates as percentages; CSV and JSON carry full precision.
+        The terminal table shows rates as percentages and fits the terminal's width: it says
+        under the table what it left out (--wide shows all, --columns chooses, --explain
+        explains each column, --full shows long text whole). CSV, JSON and NDJSON carry every
+        column at full precision. Rows stream: a report of any size runs in bounded memory,
+        and '| head' ends it at once (docs/reports.md).
         --format html writes one self-contained page (inline SVG and CSS, no scripts, nothing
         fetched): for the summary, the scale curve of a typical tap per configuration, the
         feedback-latency distributions, the outcome rates with their intervals and the same
@@ -42,6 +46,11 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "List the available reports with their descriptions.") var list: Bool
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
+    @Flag(.wide) var wide: Bool
+    @Option(.columns) var columns: [String]
+    @Flag(help: "Terminal table: show text whole (e.g. report rejects' raw lines), every column, however wide.")
+    var full: Bool
+    @Flag(.explain) var explain: Bool
 
     /// Built-in reports plus the `.sql` files of `dir`.
     static func definitions(_ dir: String?) throws -> [ReportDefinition] {
@@ -63,35 +72,23 @@ struct ReportCommand: ParsableCommand {
         return all
     }
 
-    /// How a report column is shown in the terminal, from its name and first value.
-    static func style(_ name: String, _ sample: SQLValue?) -> ColumnStyle {
-        if case .text = sample { return .text }
-        if name.hasSuffix("_rate") || name.hasSuffix("_rate_low") || name.hasSuffix("_rate_high")
-            || name.hasPrefix("share") { return .percent }
-        if name.hasSuffix("_ms") { return .number(1) }
-        if name.hasSuffix("_pt") || name.hasSuffix("_pt_max") { return .number(2) }
-        if name == "press_depth" { return .number(3) }
-        if case .integer = sample { return .integer }
-        if case .real = sample { return .number(3) }
-        return .text
+    /// A report's value as a cell (a BLOB as its size: its bytes are not text).
+    static func cell(_ v: SQLValue) -> Cell {
+        switch v {
+        case .null: return .null
+        case .integer(let n): return .int(Int(n))
+        case .real(let d): return .double(d)
+        case .text(let s): return .text(s)
+        case .blob(let b): return .text("<\(b.count) bytes>")
+        }
     }
 
-    /// A report's rows as a table; the `grp` column is named after the grouping.
+    /// A report's rows as a table; the `grp` column is named after the grouping, each column's
+    /// style told from its name and first value (`ColumnStyle.named`).
     static func table(_ result: ReportResult, groupName: String) -> ResultTable {
+        let rows = result.rows.map { $0.map(cell) }
         let columns = result.columns.enumerated().map { i, name -> Column in
-            let sample = result.rows.lazy.map { $0[i] }.first { $0 != .null }
-            return Column(name == "grp" ? groupName : name, style(name, sample))
-        }
-        let rows = result.rows.map { row in
-            row.map { v -> Cell in
-                switch v {
-                case .null: return .null
-                case .integer(let n): return .int(Int(n))
-                case .real(let d): return .double(d)
-                case .text(let s): return .text(s)
-                case .blob(let b): return .text("<\(b.count) bytes>")
-                }
-            }
+            Column(name == "grp" ? groupName : name, .named(name, sample: rows.lazy.map { $0[i] }.first { $0 != .null }))
         }
         var t = ResultTable(columns: columns, rows: rows)
         // A variant column that is empty everywhere says nothing: drop it.
@@ -103,40 +100,28 @@ struct ReportCommand: ParsableCommand {
         return t
     }
 
-    /// For the terminal: each `X` with `X_low` and `X_high` beside it becomes one column
-    /// "X (95 % CI)" showing "86.8% (84.5–88.7)", so a summary fits a screen. CSV, JSON and
-    /// Markdown keep every column.
+    /// For HTML: each rate `X` with `X_low` and `X_high` beside it as one column "X (95 % CI)"
+    /// showing "86.8% (84.5–88.7)", the other cells as the terminal shows them
+    /// (`TerminalTable.shownColumns`).
     static func foldIntervals(_ t: ResultTable) -> ResultTable {
-        var out = ResultTable(columns: [], rows: Array(repeating: [], count: t.rows.count))
-        var skip = Set<Int>()
-        for (i, c) in t.columns.enumerated() where !skip.contains(i) {
-            if c.style == .percent,
-               let lo = t.columns.firstIndex(where: { $0.name == c.name + "_low" }),
-               let hi = t.columns.firstIndex(where: { $0.name == c.name + "_high" }) {
-                skip.formUnion([lo, hi])
-                out.columns.append(Column(c.name + " (95% CI)", .number(0)))
-                for r in t.rows.indices {
-                    let v = Render.display(t.rows[r][i], .percent)
-                    func pct(_ cell: Cell) -> String {
-                        if case .double(let d) = cell { return String(format: "%.1f", d * 100) }
-                        return Render.display(cell, .text)
-                    }
-                    out.rows[r].append(.text("\(v) (\(pct(t.rows[r][lo]))–\(pct(t.rows[r][hi])))"))
-                }
-            } else {
-                out.columns.append(c)
-                for r in t.rows.indices { out.rows[r].append(t.rows[r][i]) }
-            }
-        }
-        return out
+        let (columns, cells) = TerminalTable.shownColumns(t.columns)
+        return ResultTable(columns: columns.map { Column($0.header, $0.alignsRight ? .number(0) : .text) },
+                           rows: t.rows.map { cells($0).map { .text($0.full) } })
+    }
+
+    /// The warning for a configuration whose results cover only part of the selected sessions
+    /// (its own sessions' results, or with `--as` the sessions replayed as it), and what to run.
+    static func describe(_ p: ReportRunner.PartialCoverage, replayedAs: Bool) -> String {
+        replayedAs
+            ? "the results replayed as \(p.config) (version \(p.version)) cover \(p.covered) of the \(p.selected) selected "
+                + "sessions; run 'pressdb replay --as \(p.config)' to replay the others"
+            : "configuration \(p.config) has results of its current version \(p.version) for \(p.covered) of the "
+                + "\(p.selected) selected sessions naming it; run 'pressdb replay --missing' to replay the others"
     }
 
     /// Why `report_input` is empty, and what to do about it.
     static func emptyInputReason(_ runner: ReportRunner, _ filter: ReportFilter) throws -> String {
         let unknown = try runner.unknownConfigurations()
-        if let a = filter.replayedAs, !runner.knowsConfiguration(a) {
-            return "no configuration named '\(a)'; add it with 'pressdb config add FILE.json', then 'pressdb replay --as \(a)'"
-        }
         var what: [String] = filter.equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         if let s = filter.since { what.append("since \(s)") }
         if let u = filter.until { what.append("until \(u)") }
@@ -157,7 +142,16 @@ struct ReportCommand: ParsableCommand {
             if let tabular = format.tabular {
                 let t = ResultTable(columns: [Column("report"), Column("source"), Column("description")],
                                     rows: defs.map { [.text($0.name), .text($0.isUserDefined ? "user" : "built-in"), .text($0.summary)] })
-                page = Render.render(t, as: tabular, color: useColor())
+                if tabular == .table {
+                    let (shown, cells) = TerminalTable.shownColumns(t.columns)
+                    let rows = t.rows.map(cells)
+                    let presentation = TablePresentation(key: ["report", "description", "source"], cut: ["description": 30])
+                    page = try TerminalTable(columns: shown, rows: rows, presentation: presentation,
+                                             options: .standardOutput(wide: wide, columns: columns, explain: explain,
+                                                                      full: full, out: out)).render(rows)
+                } else {
+                    page = Render.render(t, as: tabular)
+                }
             } else {
                 page = ReportPage.list(defs, generatedAt: Date()).render()
             }
@@ -184,6 +178,9 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw CLIError.failure(DatabaseProblem.describe(error, path: path))
         }
+        if let a = replayedAs, !runner.knowsConfiguration(a) {
+            throw unknownConfiguration(a, known: Array(try runner.configurations().keys))
+        }
         // Reports over report_input need replayed sessions; others (rejects) read tables directly.
         if def.sql.contains("report_input") {
             if try runner.sessionCount() == 0 {
@@ -192,12 +189,13 @@ struct ReportCommand: ParsableCommand {
             if try runner.inputCount() == 0 {
                 throw CLIError.empty(try Self.emptyInputReason(runner, filter))
             }
-        }
-        let result: ReportResult
-        do { result = try runner.run(def) } catch let e as ReportError {
-            throw CLIError.failure("\(e)")
+            for partial in try runner.partialCoverage() { printError("pressdb report: warning: \(Self.describe(partial, replayedAs: filter.replayedAs != nil))") }
         }
         guard let tabular = format.tabular else {
+            let result: ReportResult
+            do { result = try runner.run(def) } catch let e as ReportError {
+                throw CLIError.failure("\(e)")
+            }
             let context = ReportPageContext(reportName: name, isUserDefined: def.isUserDefined, databasePath: path, filter: filter, generatedAt: Date())
             let page: HTMLPage
             do {
@@ -210,10 +208,22 @@ struct ReportCommand: ParsableCommand {
             try emit(page.render(), to: out, protecting: path)
             return ExitCode.ok
         }
-        var table = Self.table(result, groupName: filter.by)
-        if tabular == .table { table = Self.foldIntervals(table) }
-        try emit(Render.render(table, as: tabular, color: tabular == .table && out == nil && useColor()),
-                 to: out, protecting: path)
+        // Rows go out as SQLite produces them (RowWriter): a report of any length runs in bounded
+        // memory, and a closed pipe (`| head`) ends it at once.
+        let presentation = try ReportPresentation.parse(def, groupName: filter.by)
+        let sink = try OutputSink(path: out, protecting: path)
+        let options = TableOptions.standardOutput(wide: wide, columns: columns, explain: explain, full: full, out: out)
+        var writer: RowWriter?
+        do {
+            try runner.run(def, columns: { names in
+                writer = RowWriter(format: tabular, columns: names.map { Column($0 == "grp" ? filter.by : $0) },
+                                   presentation: presentation, options: options, sink: sink,
+                                   dropsWhenEmpty: names.contains("grp") ? ["variant"] : [], infersStyles: true)
+            }, row: { try writer!.add($0.map(Self.cell)) })
+        } catch let e as ReportError {
+            throw CLIError.failure("\(e)")
+        }
+        try writer!.finish()
         return ExitCode.ok
     }
 }

@@ -1,6 +1,7 @@
 // `pressdb spring`: a spring given the way Core Animation, UIKit or SwiftUI parameterise it,
 // shown in physical form with its derived figures and its progress at chosen times.
 import Foundation
+import PressCharts
 import PressCore
 
 struct SpringCommand: ParsableCommand {
@@ -20,8 +21,8 @@ struct SpringCommand: ParsableCommand {
           --response R --damping-fraction F    SwiftUI Spring(response:dampingRatio:)
 
         Progress runs from 0 to 1; velocities are whole distances per second. A damping ratio
-        of 1 or more is evaluated as critically damped, as Core Animation does, unless
-        --allow-overdamping is given. settling_duration is CASpringAnimation.settlingDuration
+        of 1 or more is evaluated as critically damped, as Core Animation does (and said so on
+        standard error), unless --allow-overdamping is given. settling_duration is CASpringAnimation.settlingDuration
         (remaining distance below 0.001); overshoot is the peak progress minus 1;
         time_to_target is the first time progress reaches 1 (null when it never does).
 
@@ -89,12 +90,21 @@ struct SpringCommand: ParsableCommand {
 
     func run() throws -> Int32 {
         let spring = try makeSpring()
+        if let note = Self.dampingNote(spring) { printError("spring: " + note) }
         if let tabular = OutputFormat(rawValue: format.rawValue) {
             try emit(Self.render(spring, times: times, as: tabular), to: out)
         } else {
             try emit(SpringProgressChart.chart(spring).standaloneSVG(id: "spring"), to: out)
         }
         return ExitCode.ok
+    }
+
+    /// Said when a damping ratio above 1 is evaluated as critical damping (Core Animation's rule
+    /// without `allowsOverdamping`, docs/press-model.md), so it never happens silently.
+    static func dampingNote(_ s: Spring) -> String? {
+        guard s.dampingRatio > 1, s.regime == .critical else { return nil }
+        return "damping ratio \(NumberText.compact(s.dampingRatio, maxDigits: 4)) is above 1: evaluated as critically "
+            + "damped (ζ = 1), as Core Animation does; --allow-overdamping evaluates the over-damped form"
     }
 
     /// The spring of the one complete parameter group (`validate` checked there is one).

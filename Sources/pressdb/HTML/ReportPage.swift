@@ -81,7 +81,7 @@ enum ReportPage {
         let latencies = try runner.feedbackLatencies()
         let ecdf = ECDFChart(title: "Feedback latency per \(context.filter.by)", series: latencies.map {
             ECDFSeries(name: label(group: $0.group, arm: $0.arm), values: $0.latenciesMs, unobserved: $0.unseenPresses)
-        }, size: ChartSize(width: 960, height: 460))
+        }, size: ChartSize(width: ChartSize.standard.width, height: 440))  // the others' width: their text sizes match
         page.figure(ecdf, caption: "Share of presses whose feedback showed within the time on the x axis (an ECDF, "
             + "one step per frame). Unseen presses count in the denominator, so a configuration with unseen presses levels "
             + "off below 100 %, and its p50 (circle) and p90 (diamond) are over all presses — they can differ from the "

@@ -69,11 +69,19 @@ enum SweepPage {
 
         page.heading("Every point")
         page.paragraph("The summary report’s metrics per point over the same sessions, and the paired differences from the base "
-            + "(point − base, “Δ”, in percentage points or ms, the 95 % interval in parentheses): each session is replayed under both, and the interval is the delta-method "
+            + "(point − base, “Δ”, in percentage points or ms as the header says, the 95 % interval in parentheses): each session is replayed under both, and the interval is the delta-method "
             + "z-interval over \(report.unit.rawValue)s (clustered by user when every session names one; docs/compare.md). "
             + "CSV and JSON (--format csv|json) carry every column.")
-        page.table(table(renderer.rows, renderer: renderer, caption: "\(renderer.rows.count) points" + (report.weights == nil ? "" : " by rank"),
-                         includeBase: true, wide: true))
+        // Three tables of the same rows rather than one of 19 columns, whose interval cells would
+        // wrap into tall rows on a 62rem page.
+        let order = report.weights == nil ? "" : " by rank"
+        page.table(table(renderer.rows, renderer: renderer, caption: "\(renderer.rows.count) points\(order): the objectives",
+                         includeBase: true, part: .objectives))
+        page.table(table(renderer.rows, renderer: renderer, caption: "\(renderer.rows.count) points\(order): more of the summary",
+                         includeBase: true, part: .summary))
+        page.table(table(renderer.rows, renderer: renderer,
+                         caption: "\(renderer.rows.count) points\(order): paired differences from the base (95 % interval)",
+                         includeBase: false, part: .differences))
         page.heading("Perception anchors")
         page.list(ReportPage.perceptionAnchors)
         return page
@@ -84,33 +92,53 @@ enum SweepPage {
     static func format(_ row: SweepRow, _ name: String) -> String {
         guard let v = row.metrics.first(where: { $0.name == name })?.value else { return "–" }
         let cell = SweepRenderer.cell(v)
-        var style = ReportCommand.style(name, v == .null ? .real(0) : v)
+        var style = ColumnStyle.named(name, sample: SweepRenderer.cell(v == .null ? .real(0) : v))
         if name.hasSuffix("_pt") { style = .number(3) }
         return Render.display(cell, style)
     }
 
-    /// "−1.2 pp (−2.0 to −0.4)" for a rate's difference, "+16.7 ms (…)" for a latency's.
-    static func difference(_ row: SweepRow, _ name: String, unit: String, scale: Double) -> String {
+    /// "−1.2 (−2.0 to −0.4)": a difference times `scale` (100 for a rate in percentage points),
+    /// its interval in parentheses; the unit is in the header. No-break spaces keep it on one line.
+    static func difference(_ row: SweepRow, _ name: String, scale: Double) -> String {
         guard let d = row.number(name + "_diff") else { return "–" }
         let low = row.number(name + "_diff_low"), high = row.number(name + "_diff_high")
-        let text = NumberText.signed(d * scale, digits: 1) + " " + unit
+        let text = NumberText.signed(d * scale, digits: 1)
         guard let low, let high else { return text }
-        return text + " (\(NumberText.signed(low * scale, digits: 1)) to \(NumberText.signed(high * scale, digits: 1)))"
+        return text + "\u{A0}(\(NumberText.signed(low * scale, digits: 1))\u{A0}to\u{A0}\(NumberText.signed(high * scale, digits: 1)))"
     }
 
-    static func table(_ rows: [SweepRow], renderer: SweepRenderer, caption: String, includeBase: Bool, wide: Bool = false) -> DataTable {
+    /// Which columns a table of points holds after the point and its values.
+    enum TablePart {
+        /// The objectives and the tap rate (the frontier's table).
+        case frontier
+        /// The objectives, then whether the point is on the frontier.
+        case objectives
+        /// The other summary metrics.
+        case summary
+        /// The paired differences from the base with their intervals.
+        case differences
+    }
+
+    static func table(_ rows: [SweepRow], renderer: SweepRenderer, caption: String, includeBase: Bool,
+                      part: TablePart = .frontier) -> DataTable {
         let report = renderer.report
         let d = report.definition
         var columns: [DataTable.Column] = [.text(report.weights == nil ? "point" : "rank")]
         columns += renderer.pathHeaders.map { .numeric($0) }
-        var metrics = report.objectives.map(\.name)
-        metrics += (wide ? ["sessions", "tap_rate", "cancel_rate", "feedback_p50_ms", "action_p90_ms", "release_jump_pt_max"] : ["tap_rate"])
-            .filter { !metrics.contains($0) }
+        let objectives = report.objectives.map(\.name)
+        let metrics: [String]
+        switch part {
+        case .frontier: metrics = objectives + ["tap_rate"].filter { !objectives.contains($0) }
+        case .objectives: metrics = objectives
+        case .summary: metrics = ["sessions", "tap_rate", "cancel_rate", "feedback_p50_ms", "action_p90_ms", "release_jump_pt_max"]
+        case .differences: metrics = []
+        }
         columns += metrics.map { .numeric(SweepRenderer.shortNames[$0] ?? $0) }
-        let differences: [(name: String, unit: String, scale: Double)] = wide
+        let differences: [(name: String, unit: String, scale: Double)] = part == .differences
             ? [("unseen_rate", "pp", 100), ("scroll_abort_rate", "pp", 100), ("tap_rate", "pp", 100), ("feedback_mean_ms", "ms", 1)] : []
-        columns += differences.map { .numeric("Δ " + (SweepRenderer.shortNames[$0.name] ?? $0.name)) }
-        if wide { columns.append(.text("frontier")) }
+        columns += differences.map { .numeric("Δ " + (SweepRenderer.shortNames[$0.name] ?? $0.name) + " (\($0.unit))") }
+        let marked = part == .objectives
+        if marked { columns.append(.text("frontier")) }
         var out: [[String]] = []
         let all = (includeBase ? [report.base] : []) + rows
         for row in all {
@@ -121,8 +149,8 @@ enum SweepPage {
                 cells += row.values.map { Render.raw(SweepRenderer.cell($0.value)) }
             }
             cells += metrics.map { format(row, $0) }
-            cells += differences.map { row.point == 0 ? "" : difference(row, $0.name, unit: $0.unit, scale: $0.scale) }
-            if wide { cells.append(row.pareto ? "★" : "") }
+            cells += differences.map { row.point == 0 ? "" : difference(row, $0.name, scale: $0.scale) }
+            if marked { cells.append(row.pareto ? "★" : "") }
             out.append(cells)
         }
         return DataTable(caption: caption, columns: columns, rows: out)

@@ -11,12 +11,14 @@ struct ComparisonRenderer {
     var report: ExperimentReport
     var notes: [String]
 
-    /// The report in `format`; `color` for the terminal table. Ends with a newline.
-    func render(_ format: DocumentFormat, color: Bool) -> String {
+    /// The report in `format`; `options` for the terminal table. Ends with a newline.
+    /// - Throws: `CLIError.usage` for a `--columns` name the table does not have.
+    func render(_ format: DocumentFormat, options: TableOptions) throws -> String {
         switch format {
-        case .table: return terminal(color: color)
+        case .table: return try terminal(options)
         case .csv: return Render.csv(Self.machineTable(report))
         case .json: return Render.json(Self.machineTable(report))
+        case .ndjson: return Render.ndjson(Self.machineTable(report))
         case .markdown: return markdown()
         case .html: return html()
         }
@@ -37,6 +39,7 @@ struct ComparisonRenderer {
                      "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b"]
         let paired = report.mode == .paired
         if paired { names += ["a_only", "b_only"] }
+        names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential"]
         var table = ResultTable(columns: names.map { Column($0) })
         for r in report.rows {
             var cells: [Cell] = [
@@ -48,6 +51,9 @@ struct ComparisonRenderer {
                 .int(r.controlCount), .int(r.treatmentCount),
             ]
             if paired { cells += [r.pairedCounts.map { .int($0.controlOnly) } ?? .null, r.pairedCounts.map { .int($0.treatmentOnly) } ?? .null] }
+            cells += [.text(r.unit.rawValue), .int(r.controlUnits), .int(r.treatmentUnits), Self.number(r.standardError),
+                      Self.number(r.minimumDetectableEffect), Self.number(r.relativeMinimumDetectableEffect),
+                      r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential)]
             table.rows.append(cells)
         }
         return table
@@ -59,7 +65,30 @@ struct ComparisonRenderer {
         out += "\n"
         for w in report.warnings { out += "> **Warning:** \(w.message)\n>\n" }
         if !report.warnings.isEmpty { out.removeLast(2); out += "\n\n" }
-        return out + Render.markdown(Self.machineTable(report))
+        return out + Render.markdown(Self.roundedTable(report))
+    }
+
+    /// The machine table's columns with every number rounded as the terminal table rounds it
+    /// (rates and their differences in % and pp with one decimal, latencies in ms with one
+    /// decimal, p-values as `pText`): the Markdown of a comparison, which carries every column.
+    static func roundedTable(_ report: ExperimentReport) -> ResultTable {
+        let machine = machineTable(report)
+        var table = ResultTable(columns: machine.columns.map { c in
+            Column(c.name, ["metric", "test", "verdict"].contains(c.name) ? .text : .number(0))
+        })
+        for (r, cells) in zip(report.rows, machine.rows) {
+            table.rows.append(zip(machine.columns, cells).map { column, cell in
+                guard case .double(let x) = cell else { return cell }
+                switch column.name {
+                case "p_value", "p_adjusted": return .text(pText(x))
+                case "diff", "diff_low", "diff_high":
+                    return .text(signedText(r.metric.isRate ? x * 100 : x, digits: 1) + (r.metric.isRate ? " pp" : " ms"))
+                case "rel_diff", "rel_diff_low", "rel_diff_high": return .text(signedText(x * 100, digits: 1) + "%")
+                default: return .text(valueText(r.metric, x))
+                }
+            })
+        }
+        return table
     }
 
     // MARK: Human formats
@@ -70,9 +99,23 @@ struct ComparisonRenderer {
             : "\(report.treatmentName) against \(report.controlName), observed: different sessions in each arm"
     }
 
-    /// The lines under the title: the sample ratio check and how p-values were adjusted.
+    /// "users" or "sessions" (pairs are sessions).
+    var unitWord: String { report.unit == .user ? "users" : "sessions" }
+
+    /// The lines under the title: the unit of analysis, whether the analysis is sequential, the
+    /// sample ratio check and how p-values were adjusted.
     var header: [String] {
         var lines: [String] = []
+        switch report.unit {
+        case .user:
+            lines.append("unit of analysis: users — each user is one observation, as when variants are assigned per user")
+        case .session:
+            lines.append("unit of analysis: sessions — each session is one observation")
+        }
+        if report.isSequential {
+            lines.append("sequential analysis: confidence sequences and always-valid p-values (Waudby-Smith et al. 2023, "
+                + "N* = \(NumberText.compact(report.configuration.sequentialTuning, maxDigits: 0)) \(unitWord)), valid however often you look")
+        }
         if let srm = report.sampleRatio {
             let split = report.expectedSplit.map { NumberText.compact($0 * 100, maxDigits: 1) }.joined(separator: "/")
             lines.append("sample ratio \(srm.observed[0]):\(srm.observed[1]) against an intended \(split): "
@@ -90,14 +133,23 @@ struct ComparisonRenderer {
         return lines
     }
 
-    static let footnote = """
-        Rates in %, their differences in percentage points (pp); latencies in ms. The p50 difference is the
-        Hodges–Lehmann shift (the median of the differences); p90 rows have no test, their verdict comes
-        from a conservative interval. Verdicts: better / worse when the (adjusted) p-value is below α and
-        the interval excludes 0; lower is better for every metric but tap_rate. Feedback latency covers the
-        presses that were seen; presses never seen are counted by unseen_rate instead, so read the two
-        together: an arm that stops hiding quick taps can look slower on latency while it is seen far more.
-        """
+    /// What the table's numbers mean for this report's unit and inference.
+    var footnote: String {
+        var lines = ["Rates in %, their differences in percentage points (pp); latencies in ms. MDE: the difference this",
+                     "comparison detects with 80 % power at α. Lower is better for every metric but tap_rate."]
+        if report.unit == .user || report.isSequential {
+            lines += ["Each row's p-value and interval come from one test over \(unitWord) (percentiles: a bootstrap), so",
+                      "p < α exactly when the interval excludes 0; a verdict needs the adjusted p below α as well."]
+        } else {
+            lines += ["The p50 difference is the Hodges–Lehmann shift (the median of the differences) and its verdict",
+                      "follows the Mann–Whitney or signed-rank test; p90 rows have no test, their verdict comes from a",
+                      "conservative interval; rates and means need p < α and their interval excluding 0."]
+        }
+        lines += ["Feedback latency covers the presses that were seen; presses never seen are counted by unseen_rate",
+                  "instead, so read the two together: an arm that stops hiding quick taps can look slower on latency",
+                  "while it is seen far more."]
+        return lines.joined(separator: "\n")
+    }
 
     static func pText(_ p: Double?) -> String {
         guard let p, p.isFinite else { return "–" }
@@ -114,7 +166,7 @@ struct ComparisonRenderer {
     /// A value in the row's unit: "12.3%" for a rate, "33.3" (ms) for a latency.
     static func valueText(_ metric: ExperimentMetric, _ x: Double) -> String {
         guard x.isFinite else { return "–" }
-        return metric.isRate ? String(format: "%.2f%%", x * 100) : String(format: "%.1f", x)
+        return metric.isRate ? Render.display(.double(x), .percent) : Render.display(.double(x), .milliseconds)
     }
 
     static func signedText(_ x: Double, digits: Int) -> String {
@@ -131,10 +183,11 @@ struct ComparisonRenderer {
         return "\(v) (\(Self.bound(interval.lower, f))–\(Self.bound(interval.upper, f)))"
     }
 
-    /// B − A with its interval: "+1.23 pp (+0.50, +1.96)" or "+16.7 ms (+16.5, +16.9)".
+    /// B − A with its interval: "+1.2 pp (+0.5, +2.0)" or "+16.7 ms (+16.5, +16.9)" — one decimal
+    /// for both, as the rates and latencies themselves are shown.
     static func differenceText(_ row: ExperimentRow) -> String {
         guard row.difference.isFinite else { return "–" }
-        let scale = row.metric.isRate ? 100.0 : 1, digits = row.metric.isRate ? 2 : 1
+        let scale = row.metric.isRate ? 100.0 : 1, digits = 1
         let unit = row.metric.isRate ? " pp" : " ms"
         var s = Self.signedText(row.difference * scale, digits: digits) + unit
         if let i = row.differenceInterval {
@@ -150,30 +203,68 @@ struct ComparisonRenderer {
         return s
     }
 
-    static func verdictText(_ row: ExperimentRow) -> String {
-        row.verdict == .tooFewData ? "too few data" : row.verdict.rawValue
-    }
-
-    /// The cells shown to people (terminal and HTML), one list per row.
-    var humanRows: (columns: [(String, Bool)], rows: [[String]]) {
+    /// The columns and cells shown to people: the terminal table (fitted to its width) and the
+    /// HTML table (full forms). Columns are named as in CSV (`--columns diff,verdict`); the MDE
+    /// column is `mde`, the units needed for `--mde` `units_needed`.
+    var humanTable: (columns: [ShownColumn], rows: [[ShownCell]]) {
         let adjusted = report.correction != .none
-        var columns: [(String, Bool)] = [("metric", false), ("A: \(report.controlName)", true), ("B: \(report.treatmentName)", true),
-                                         ("B − A (95% CI)", true), ("relative (95% CI)", true), ("p", true)]
-        if report.configuration.alpha != StatsConfiguration.defaultAlpha {
-            let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)
-            columns[3].0 = "B − A (\(level)% CI)"
-            columns[4].0 = "relative (\(level)% CI)"
+        // CS: a confidence sequence, valid at every look.
+        let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2) + (report.isSequential ? "% CS" : "% CI")
+        var columns = [
+            ShownColumn(name: "metric"),
+            ShownColumn(name: "a", header: "A: \(report.controlName)", shortHeader: "A", compactLeavesOut: "intervals",
+                        alignsRight: true, abbreviations: report.controlName == "A" ? [] : [("A", report.controlName)]),
+            ShownColumn(name: "b", header: "B: \(report.treatmentName)", shortHeader: "B", compactLeavesOut: "intervals",
+                        alignsRight: true, abbreviations: report.treatmentName == "B" ? [] : [("B", report.treatmentName)]),
+            ShownColumn(name: "diff", header: "B − A (\(level))", compactHeader: "B − A", compactLeavesOut: "intervals",
+                        alignsRight: true),
+            ShownColumn(name: "rel_diff", header: "relative (\(level))", shortHeader: "rel (\(level))",
+                        compactHeader: "rel", compactLeavesOut: "intervals", alignsRight: true),
+            ShownColumn(name: "p_value", header: "p", alignsRight: true),
+        ]
+        if adjusted {
+            columns.append(ShownColumn(name: "p_adjusted", header: report.correction == .holm ? "p (Holm)" : "p (BH)",
+                                       shortHeader: "p adj", alignsRight: true,
+                                       abbreviations: [("p adj", report.correction == .holm ? "p adjusted by Holm–Bonferroni"
+                                                                                            : "p adjusted by Benjamini–Hochberg")]))
         }
-        if adjusted { columns.append((report.correction == .holm ? "p (Holm)" : "p (BH)", true)) }
-        columns += [("verdict", false), ("test", false)]
-        let rows = report.rows.map { r -> [String] in
-            var cells = [r.metric.rawValue, Self.armText(r.metric, r.control, r.controlInterval),
-                         Self.armText(r.metric, r.treatment, r.treatmentInterval), Self.differenceText(r), Self.relativeText(r), Self.pText(r.pValue)]
-            if adjusted { cells.append(Self.pText(r.adjustedPValue)) }
-            cells += [Self.verdictText(r), r.test]
+        let planned = report.configuration.plannedEffect != nil
+        columns += [ShownColumn(name: "verdict"),
+                    ShownColumn(name: "mde", header: "MDE", alignsRight: true,
+                                abbreviations: [("MDE", "minimum detectable effect at 80 % power")])]
+        if planned { columns.append(ShownColumn(name: "units_needed", header: "\(unitWord)/arm for --mde", alignsRight: true)) }
+        columns.append(ShownColumn(name: "test"))
+        let rows = report.rows.map { r -> [ShownCell] in
+            func arm(_ value: Double, _ interval: ConfidenceInterval?) -> ShownCell {
+                let full = Self.armText(r.metric, value, interval), compact = Self.valueText(r.metric, value)
+                return ShownCell(full, compact: full == compact ? nil : compact)
+            }
+            let diff = Self.differenceText(r), rel = Self.relativeText(r)
+            var cells = [ShownCell(r.metric.rawValue), arm(r.control, r.controlInterval), arm(r.treatment, r.treatmentInterval),
+                         ShownCell(diff, compact: diff.split(separator: " (").first.map(String.init)),
+                         ShownCell(rel, compact: rel.split(separator: " (").first.map(String.init)),
+                         ShownCell(Self.pText(r.pValue))]
+            if adjusted { cells.append(ShownCell(Self.pText(r.adjustedPValue))) }
+            // The verdict's words are PressStats' own, the same in every format.
+            cells += [ShownCell(r.verdict.rawValue), ShownCell(Self.mdeText(r))]
+            if planned { cells.append(ShownCell(r.unitsNeededPerArm.map(String.init) ?? "–")) }
+            cells.append(ShownCell(r.test))
             return cells
         }
         return (columns, rows)
+    }
+
+    /// Which of the terminal table's columns matter most, and what its legend says.
+    var presentation: TablePresentation {
+        TablePresentation(
+            key: ["metric", "diff", "verdict", report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "diff+",
+                  "units_needed", "rel_diff", "a+", "b+", "rel_diff+", "p_value", "mde"])
+    }
+
+    /// The minimum detectable effect in the row's unit: "1.23 pp" or "4.5 ms".
+    static func mdeText(_ row: ExperimentRow) -> String {
+        guard let m = row.minimumDetectableEffect, m.isFinite else { return "–" }
+        return row.metric.isRate ? String(format: "%.2f pp", m * 100) : String(format: "%.1f ms", m)
     }
 
     /// The test's name without the interval method, for the terminal (other formats say both).
@@ -181,18 +272,24 @@ struct ComparisonRenderer {
         test.split(separator: ";", maxSplits: 1).first.map(String.init) ?? test
     }
 
-    func terminal(color: Bool) -> String {
-        var out = title + "\n"
-        for line in notes + header { out += "  " + line + "\n" }
+    /// The terminal's form: the title, the notes and warnings, the table fitted to the width
+    /// (`TerminalTable`), and how to read it.
+    func terminal(_ options: TableOptions) throws -> String {
+        let width = options.width
+        var out = TerminalTable.wrap(title, width: width)
+        for line in notes + header { out += TerminalTable.wrap("  " + line, width: width, indent: "    ") }
         for w in report.warnings {
-            out += (color ? "\u{1B}[1;31mwarning:\u{1B}[0m " : "warning: ") + w.message + "\n"
+            out += TerminalTable.wrap((options.color ? "\u{1B}[1;31mwarning:\u{1B}[0m " : "warning: ") + w.message,
+                                      width: width.map { $0 + (options.color ? 11 : 0) }, indent: "  ")
         }
         out += "\n"
-        let (columns, rows) = humanRows
-        let table = ResultTable(columns: columns.map { Column($0.0, $0.1 ? .number(0) : .text) },
-                                rows: rows.map { row in row.enumerated().map { .text($0.offset == row.count - 1 ? Self.shortTest($0.element) : $0.element) } })
-        out += Render.text(table, color: color)
-        return out + "\n" + Self.footnote + "\n"
+        var (columns, rows) = humanTable
+        // The terminal names the test without its interval method (other formats say both).
+        rows = rows.map { row in var r = row; r[r.count - 1].full = Self.shortTest(r[r.count - 1].full); return r }
+        let table = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
+        out += table.render(rows)
+        return out + "\n" + TerminalTable.wrap(footnote.replacingOccurrences(of: "\n", with: " "),
+                                               width: width ?? HelpRow.width)
     }
 
     func html() -> String {
@@ -205,7 +302,8 @@ struct ComparisonRenderer {
                 guard r.difference.isFinite, let i = r.differenceInterval, i.lower.isFinite, i.upper.isFinite else { return nil }
                 return Difference(metric: r.metric.rawValue, estimate: r.difference * scale, lower: i.lower * scale,
                                   upper: i.upper * scale, preferred: r.metric.direction == .higherIsBetter ? .higher : .lower,
-                                  significant: r.verdict == .better || r.verdict == .worse)
+                                  significant: r.verdict == .better || r.verdict == .worse,
+                                  verdictText: r.verdict.rawValue)  // PressStats' words, as in the table
             }
         }
         let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)
@@ -214,20 +312,22 @@ struct ComparisonRenderer {
         let left = report.rows.count - rates.count - latencies.count
         if !rates.isEmpty {
             page.heading("Rates")
-            page.figure(ForestPlot(title: "Rates: B − A", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 2),
+            page.figure(ForestPlot(title: "Rates: \(report.treatmentName) − \(report.controlName) (B − A)", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
                         caption: "Differences of rates, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals. Coloured only when the verdict is better or worse.")
         }
         if !latencies.isEmpty {
             page.heading("Latency")
-            page.figure(ForestPlot(title: "Latency: B − A", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
+            page.figure(ForestPlot(title: "Latency: \(report.treatmentName) − \(report.controlName) (B − A)", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
                         caption: "Differences of latencies, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals (p50: Hodges–Lehmann shift). Coloured only when the verdict is better or worse."
                             + (left > 0 ? " \(left) metric\(left == 1 ? "" : "s") without a finite interval are in the table only." : ""))
         }
         page.heading("All metrics")
-        let (columns, rows) = humanRows
+        let (columns, rows) = humanTable
+        // A value over its interval, so the numbers never wrap and the table fits a 1280 px window.
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
-                             columns: columns.map { $0.1 ? .numeric($0.0) : .text($0.0) }, rows: rows))
-        page.paragraph(Self.footnote.replacingOccurrences(of: "\n", with: " "))
+                             columns: columns.map { $0.alignsRight ? .numeric($0.header) : .text($0.header) },
+                             rows: rows.map { $0.map { $0.full.replacingOccurrences(of: " (", with: "\n(") } }))
+        page.paragraph(footnote.replacingOccurrences(of: "\n", with: " "))
         return page.render()
     }
 }

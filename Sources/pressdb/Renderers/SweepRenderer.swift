@@ -27,7 +27,7 @@ struct SweepRenderer {
         columns += report.definition.parameters.map { Column($0.path, .text) }
         for name in SweepReport.metricNames {
             let sample = rows.lazy.compactMap { $0.metrics.first { $0.name == name }?.value }.first { $0 != .null }
-            columns.append(Column(name, ReportCommand.style(name, sample ?? .real(0))))
+            columns.append(Column(name, ColumnStyle.named(name, sample: Self.cell(sample ?? .real(0)))))
         }
         if ranked { columns += [Column("score", .number(3)), Column("rank", .integer)] }
         columns.append(Column("pareto"))
@@ -54,14 +54,8 @@ struct SweepRenderer {
         }
     }
 
-    static func cell(_ v: SQLValue) -> Cell {
-        switch v {
-        case .integer(let i): return .int(Int(i))
-        case .real(let d): return .double(d)
-        case .text(let s): return .text(s)
-        default: return .null
-        }
-    }
+    /// A metric's value as a cell (the report's conversion).
+    static func cell(_ v: SQLValue) -> Cell { ReportCommand.cell(v) }
 
     // MARK: The terminal
 
@@ -77,7 +71,7 @@ struct SweepRenderer {
 
     /// The report's style for a column, with jumps in points to 3 decimals (they are small).
     static func terminalStyle(_ name: String, _ sample: SQLValue?) -> ColumnStyle {
-        name.hasSuffix("_pt") || name.hasSuffix("_pt_max") ? .number(3) : ReportCommand.style(name, sample ?? .real(0))
+        name.hasSuffix("_pt") || name.hasSuffix("_pt_max") ? .number(3) : ColumnStyle.named(name, sample: cell(sample ?? .real(0)))
     }
 
     /// The varied paths' headers: the last field name, or the whole path where two would clash.
@@ -144,8 +138,8 @@ struct SweepRenderer {
         return (table, legend)
     }
 
-    /// The width legend lines are wrapped to.
-    static let width = 100
+    /// The width legend lines are wrapped to: the terminal's, else `Terminal.defaultWidth`.
+    static var width: Int { Terminal.width() ?? Terminal.defaultWidth }
 
     /// `text` broken at spaces into lines of at most `width` characters (a longer word stays whole).
     static func wrapped(_ text: String, width: Int) -> [String] {

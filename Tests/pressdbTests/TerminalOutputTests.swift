@@ -1,0 +1,227 @@
+// Issue 16: output people can read. In a 100-column terminal (a pseudo-terminal here) no table
+// of demo, report (every built-in report), compare (observed and paired), configs, replay or
+// report rejects is wider than 100 columns, and each says what it left out; long work shows its
+// progress on standard error.
+import Foundation
+import Testing
+import PressTestSupport
+@testable import pressdb
+
+/// The lines a terminal shows for `text`, and the widest of them (each character one column:
+/// pressdb's tables hold no wide characters here).
+private func widest(_ text: String) -> (width: Int, line: String) {
+    PseudoTerminal.screenLines(text).map { ($0.count, $0) }.max { $0.0 < $1.0 } ?? (0, "")
+}
+
+/// A rejected line of more than 6,000 bytes (an object never closed).
+private let longLine = "{\"session\":\"x\",\"t\":0,\"phase\":\"began\",\"x\":1,\"y\":1,\"pad\":\"\(String(repeating: "y", count: 6000))\""
+
+/// A demo database of 3,000 sessions, made once for the suite, with rejected lines added: the
+/// long line, a wrongly typed field, and text that is no JSON.
+private let shared: Result<String, Error> = Result {
+    let dir = try Binary.temporaryDirectory()
+    let db = dir.appendingPathComponent("demo.sqlite").path
+    let demo = try Binary.run(["demo", "--sessions", "3000", "--db", db, "--quiet"])
+    guard demo.status == 0 else { throw CLIError.failure(demo.stderr) }
+    let junk = longLine + "\n{\"session\":\"y\",\"t\":\"soon\"}\n{not json at all\n"
+    _ = try Binary.run(["ingest", "-", "--db", db, "--quiet"], stdin: junk)
+    return db
+}
+
+@Suite(.serialized) struct TerminalWidthTests {
+    static let commands: [[String]] = [
+        ["report"], ["report", "latency"], ["report", "cancellations"], ["report", "sessions"], ["report", "rejects"],
+        ["report", "--list"], ["compare", "A", "B"], ["compare", "spring-press", "longpress-safe-area", "--paired"],
+        ["configs"], ["replay", "--session", "u1-0001,u2-0001,u3-0001"], ["replay", "--as", "expand-delayed-click"],
+    ]
+
+    @Test(arguments: commands)
+    func fitsA100ColumnTerminal(_ command: [String]) throws {
+        let db = try shared.get()
+        let r = try PseudoTerminal.run(Binary.url, command + ["--db", db], columns: 100, environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.piped)")
+        let (width, line) = widest(r.terminal)
+        #expect(width <= 100, "\(command): a line of \(width) columns: \(line)")
+        #expect(r.terminal.contains("──"), "\(command) printed a table")
+    }
+
+    @Test func theDemoFitsA100ColumnTerminal() throws {
+        let db = try Binary.temporaryDirectory().appendingPathComponent("d.sqlite").path
+        let r = try PseudoTerminal.run(Binary.url, ["demo", "--sessions", "2000", "--db", db], columns: 100,
+                                       environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0)
+        let (width, line) = widest(r.terminal)
+        #expect(width <= 100, "a line of \(width) columns: \(line)")
+    }
+
+    // The demo's "Try:" lines run where the user is: here pressdb is started by its path, not
+    // found on PATH, so they begin with an alias to it. Each must succeed, run by bash in the
+    // directory the demo ran in.
+    @Test func theDemoSuggestsCommandsThatRun() throws {
+        let dir = try Binary.temporaryDirectory()
+        let demo = try Binary.run(["demo", "--sessions", "600", "--db", dir.appendingPathComponent("t.sqlite").path, "--quiet"],
+                                  directory: dir)
+        #expect(demo.status == 0)
+        let lines = demo.stdout.split(separator: "\n").drop { !$0.hasSuffix("Try:") }.dropFirst().map(String.init)
+        #expect(lines.count == 7 && lines[1].hasPrefix("  alias pressdb="), "\(lines)")
+        let script = "set -e\n" + lines.joined(separator: "\n") + "\n"
+        let r = try RunningProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-O", "expand_aliases", "-c", script],
+                                       environment: ["NO_COLOR": "1"], directory: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("expand-delayed-click"))
+        #expect(DemoCommand.binaryPath("pressdb") == nil)
+        #expect(DemoCommand.binaryPath("bin/pressdb", currentDirectory: "/opt/x") == "/opt/x/bin/pressdb")
+        #expect(DemoCommand.shellQuoted("/tmp/a b/it's") == "'/tmp/a b/it'\\''s'")
+    }
+
+    // What a narrow table leaves out it names, with how to see it; --wide and --columns show it.
+    @Test func leftOutColumnsAreNamedAndCanBeShown() throws {
+        let db = try shared.get()
+        let narrow = try PseudoTerminal.run(Binary.url, ["report", "--db", db], columns: 100, environment: ["NO_COLOR": "1"])
+        #expect(narrow.terminal.contains("Not shown, to fit 100 columns: "))
+        #expect(narrow.terminal.contains("release_jump_pt_max") && narrow.terminal.contains("--wide"))
+        let header = try #require(PseudoTerminal.screenLines(narrow.terminal).first)
+        #expect(header.hasPrefix("config") && !header.contains("release_jump"))
+        let wide = try PseudoTerminal.run(Binary.url, ["report", "--db", db, "--wide"], columns: 100, environment: ["NO_COLOR": "1"])
+        #expect(PseudoTerminal.screenLines(wide.terminal).first?.contains("release_jump_pt_max") == true)
+        let chosen = try PseudoTerminal.run(Binary.url, ["report", "--db", db, "--columns", "config,release_jump_pt_max,tap_rate"],
+                                            columns: 100, environment: ["NO_COLOR": "1"])
+        let words = PseudoTerminal.screenLines(chosen.terminal).first?.split(separator: " ").map(String.init)
+        #expect(words == ["config", "release_jump_pt_max", "tap_rate", "(95%", "CI)"])
+        let bad = try Binary.run(["report", "--db", db, "--columns", "config,nope"])
+        #expect(bad.status == ExitCode.usage && bad.stderr.contains("no column 'nope'"))
+        // Not a terminal: the full table, every column.
+        let piped = try Binary.run(["report", "--db", db])
+        #expect(piped.stdout.split(separator: "\n").first?.contains("release_jump_pt_max") == true)
+    }
+
+    // Colour (a bold header) only on a terminal that is not TERM=dumb and without NO_COLOR.
+    @Test func dumbTerminalsGetNoColour() throws {
+        let db = try shared.get()
+        func header(_ environment: [String: String]) throws -> String {
+            try PseudoTerminal.run(Binary.url, ["configs", "--db", db], columns: 100, environment: environment).terminal
+        }
+        #expect(try header(["NO_COLOR": "", "TERM": "xterm"]).contains("\u{1B}[1m"))
+        #expect(!(try header(["NO_COLOR": "", "TERM": "dumb"]).contains("\u{1B}")))
+        #expect(!(try header(["NO_COLOR": "1", "TERM": "xterm"]).contains("\u{1B}")))
+    }
+
+    // A rejected line is cut to the width with its size in bytes; --full shows it whole.
+    @Test func rejectedLinesAreCutWithTheirSize() throws {
+        let db = try shared.get()
+        let cut = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", db], columns: 100, environment: ["NO_COLOR": "1"])
+        let size = "… (\(longLine.utf8.count) B)"
+        let long = try #require(PseudoTerminal.screenLines(cut.terminal).first { $0.hasSuffix(size) }, "\(cut.terminal)")
+        #expect(long.contains("{\"session\":"), "\(long)")
+        let full = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", db, "--full"], columns: 100,
+                                          environment: ["NO_COLOR": "1"])
+        #expect(full.terminal.contains(String(repeating: "y", count: 6000)))
+    }
+}
+
+/// Layouts computed by hand: widths add up as "col  col" with two spaces between columns.
+@Suite struct TerminalTableTests {
+    let columns = [ShownColumn(name: "name"), ShownColumn(name: "feedback_p50_ms", shortHeader: "fb p50", alignsRight: true,
+                                                          unit: "times in ms", abbreviations: [("fb", "feedback latency")]),
+                   ShownColumn(name: "note")]
+    let rows = [[ShownCell("spring-press"), ShownCell("33.3"), ShownCell("a long note of forty characters, exactly")]]
+
+    @Test func fullWhenItFits() throws {
+        var options = TableOptions()
+        options.width = 100
+        let t = try TerminalTable(columns: columns, rows: rows, options: options)
+        // 12 + 2 + 15 + 2 + 40 = 71 ≤ 100: nothing changes.
+        #expect(t.totalWidth == 71)
+        #expect(t.headerLines().hasPrefix("name          feedback_p50_ms  note\n"))
+    }
+
+    @Test func shortensThenLeavesOutThenCuts() throws {
+        var options = TableOptions()
+        options.width = 60
+        var p = TablePresentation(key: ["name", "feedback_p50_ms"])
+        // 71 > 60: short headers give 12 + 2 + 6 + 2 + 40 = 62, still > 60, so the non-key note goes.
+        var t = try TerminalTable(columns: columns, rows: rows, presentation: p, options: options)
+        #expect(t.shown == [0, 1] && t.totalWidth == 20)
+        #expect(t.footer().contains("fb = feedback latency; times in ms."))
+        #expect(t.footer().contains("Not shown, to fit 60 columns: note."))
+        // A cuttable key note is cut to 60 − 22 = 38 columns instead: 37 of its characters and "…".
+        p.key.append("note")
+        p.cut = ["note": 10]
+        t = try TerminalTable(columns: columns, rows: rows, presentation: p, options: options)
+        #expect(t.totalWidth == 60)
+        #expect(t.rowLine(rows[0]) == "spring-press    33.3  a long note of forty characters, exac…\n")
+    }
+
+    @Test func wrapBreaksAtSpaces() {
+        #expect(TerminalTable.wrap("aaa bbb ccc", width: 7) == "aaa bbb\nccc\n")
+        #expect(TerminalTable.wrap("  aaa bbb", width: 6, indent: "    ") == "  aaa\n    bbb\n")
+    }
+}
+
+/// A 20,000-session database, made once: long enough that ingest, replay and paired compare run
+/// past the quarter second before progress is drawn, in a debug build.
+private let large: Result<(log: URL, db: String), Error> = Result {
+    let dir = try Binary.temporaryDirectory()
+    let log = dir.appendingPathComponent("large.ndjson")
+    let generated = try Binary.run(["generate", "--sessions", "20000", "--seed", "9",
+                                    "--variants", "A=spring-press,B=longpress-safe-area"])
+    try generated.stdout.write(to: log, atomically: true, encoding: .utf8)
+    let db = dir.appendingPathComponent("large.sqlite").path
+    guard try Binary.run(["ingest", log.path, "--db", db, "--quiet"]).status == 0 else { throw CLIError.failure("ingest") }
+    return (log, db)
+}
+
+@Suite(.serialized) struct ProgressTests {
+    /// The progress lines drawn on the terminal: every redraw after a carriage return.
+    func draws(_ terminal: String) -> [String] {
+        PseudoTerminal.withoutEscapes(terminal).split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    @Test func ingestShowsBytesOfTheFileSize() throws {
+        let (log, _) = try large.get()
+        let db = try Binary.temporaryDirectory().appendingPathComponent("i.sqlite").path
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int)
+        let r = try PseudoTerminal.run(Binary.url, ["ingest", log.path, "--db", db], columns: 100, streams: .standardError)
+        #expect(r.status == 0)
+        let line = try #require(draws(r.terminal).first { $0.hasPrefix("ingest ") && $0.contains("%") }, "\(r.terminal)")
+        let total = String(format: "%.1f MiB", Double(size) / 1_048_576)
+        #expect(line.contains("of \(total)") && line.contains("records"), "\(line)")
+        // The summary follows on a clean line, and nothing reached standard output.
+        #expect(draws(r.terminal).last?.hasPrefix("replay: ") == true)
+        #expect(r.piped.isEmpty)
+    }
+
+    @Test func replayShowsSessionsOfTheTotal() throws {
+        let (_, db) = try large.get()
+        let r = try PseudoTerminal.run(Binary.url, ["replay", "--as", "expand-delayed-click", "--db", db, "--format", "csv"],
+                                       columns: 100, streams: .standardError)
+        #expect(r.status == 0)
+        let line = try #require(draws(r.terminal).first { $0.hasPrefix("replay ") && $0.contains("%") }, "\(r.terminal)")
+        #expect(line.contains("of 20,000 sessions"), "\(line)")
+        #expect(r.piped.split(separator: "\n").count == 20_001)  // the rows, on standard output only
+        let quiet = try PseudoTerminal.run(Binary.url, ["replay", "--db", db, "--quiet"], columns: 100, streams: .standardError)
+        #expect(quiet.terminal.isEmpty)
+    }
+
+    @Test func pairedCompareShowsSessionsOfTheTotal() throws {
+        let (_, db) = try large.get()
+        // Neither configuration has been replayed for the other arm's sessions: 20,000 replays.
+        let r = try PseudoTerminal.run(Binary.url, ["compare", "spring-press", "longpress-safe-area", "--paired", "--db", db],
+                                       columns: 100, streams: .standardError)
+        #expect(r.status == 0)
+        let line = try #require(draws(r.terminal).first { $0.hasPrefix("compare ") && $0.contains("%") }, "\(r.terminal)")
+        #expect(line.contains("of 20,000 sessions"), "\(line)")
+    }
+
+    // Hand-made lines: 45 of 150 at 10 s elapsed is 30 %, 4.5 a second, 105 left: 23.3 s → 24 s.
+    @Test func lineShowsPercentCountsRateAndETA() {
+        let p = Progress("replay", unit: .sessions, total: 150, enabled: true)
+        let line = p.line(done: 45, detail: nil, elapsed: 10, width: 100)
+        #expect(line.hasPrefix("replay  30% "))
+        #expect(line.hasSuffix(" 45 of 150 sessions · 4/s · ETA 24 s"), "\(line)")
+        let bytes = Progress("ingest", unit: .bytes, total: nil, enabled: true)
+        #expect(bytes.line(done: 3 << 20, detail: "7 records", elapsed: 2, width: 100)
+                == "ingest 3.0 MiB read · 1.5 MiB/s · 7 records")
+    }
+}
