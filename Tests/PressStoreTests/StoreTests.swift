@@ -55,12 +55,13 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 3: migrations/0003_result_events.sql (issue 13) added the result_events view.
-        #expect(try db.userVersion == 3)
+        // Version 4: migrations/0004_sweeps.sql (issue 18) added the sweeps table, after
+        // 0003_result_events.sql (issue 13) the result_events view.
+        #expect(try db.userVersion == 4)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,rejects,result_events,results,session_results,sessions,sources")
+        #expect(tables == "config_records,configs,pending,rejects,result_events,results,session_results,sessions,sources,sweeps")
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -73,7 +74,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 3)
+        #expect(try db.userVersion == 4)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         #expect(try db.prepare("SELECT count(*) FROM results").scalarInt() == 0)
     }
@@ -88,7 +89,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 3) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 4) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
