@@ -12,8 +12,13 @@ import Glibc
 public struct CSVReader: RecordSource {
     public let input: ByteInput
     private var header: [Column]?
+    /// Per column, how `row` reads it: `ColumnCode`'s values, a byte each (the sample's five
+    /// fields without looking at `header`'s enum, which copies its payload).
+    private var codes: [UInt8] = []
     private var requiredMissing: [String] = []
-    private var cells: [Cell] = []
+    /// The current row's cells are `cells[0..<cellCount]`; the array only grows.
+    private var cells: [Cell] = Array(repeating: Cell(start: 0, end: 0, quoted: false), count: 32)
+    private var cellCount = 0
     var scratch: [UInt8] = []
     /// The last row returned: a line in `input`'s buffer, or `scratch` when nil and `lastWasScratch`.
     var lastLine: UnsafeBufferPointer<UInt8>?
@@ -45,7 +50,11 @@ public struct CSVReader: RecordSource {
 
     public init(_ input: ByteInput) {
         self.input = input
-        cells.reserveCapacity(32)
+    }
+
+    /// How `row` reads a column (`codes`).
+    enum ColumnCode {
+        static let other: UInt8 = 0, session: UInt8 = 1, t: UInt8 = 2, x: UInt8 = 3, y: UInt8 = 4, phase: UInt8 = 5
     }
 
     /// The header's column names (for format detection).
@@ -103,7 +112,7 @@ public struct CSVReader: RecordSource {
     private mutating func read(_ line: UnsafeBufferPointer<UInt8>, number: Int, fromScratch: Bool) throws -> RecordItem? {
         let source = SourceLocation(file: input.name, line: number)
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
-        var open = Self.split(line, into: &cells)
+        var open = Self.split(line, into: &cells, count: &cellCount)
         if !open {
             if header == nil { try readHeader(line, source); return nil }
             lastLine = fromScratch ? nil : line
@@ -122,7 +131,7 @@ public struct CSVReader: RecordSource {
             gathered.append(0x0A)
             guard let n = try nextContinuationLine(into: &gathered) else { gathered.removeLast(); break }
             lineEnds.append((gathered.count, n))
-            open = gathered.withUnsafeBufferPointer { Self.split($0, into: &cells) }
+            open = gathered.withUnsafeBufferPointer { Self.split($0, into: &cells, count: &cellCount) }
         }
         if header == nil {
             if open { throw InputError("\(source): CSV header: a quoted name is not closed") }
@@ -174,10 +183,10 @@ public struct CSVReader: RecordSource {
 
     mutating func readHeader(_ line: UnsafeBufferPointer<UInt8>, _ source: SourceLocation) throws {
         if let problem = utf8Problem(line) { throw InputError("\(source): CSV header: \(problem)") }
-        if cells.contains(where: { $0.start < 0 }) { throw InputError("\(source): CSV header: text after a closing quote") }
+        if cells[0..<cellCount].contains(where: { $0.start < 0 }) { throw InputError("\(source): CSV header: text after a closing quote") }
         var columns: [Column] = []
         var names: Set<String> = []
-        for c in cells {
+        for c in cells[0..<cellCount] {
             var name = Self.text(line, c)
             if columns.isEmpty, name.hasPrefix("\u{FEFF}") { name.removeFirst() }
             guard names.insert(name).inserted else { throw InputError("\(source): CSV header names column \"\(name)\" twice") }
@@ -204,14 +213,45 @@ public struct CSVReader: RecordSource {
             }
         }
         header = columns
+        codes = columns.map { column in
+            switch column {
+            case .field(.session): return ColumnCode.session
+            case .field(.t): return ColumnCode.t
+            case .field(.x): return ColumnCode.x
+            case .field(.y): return ColumnCode.y
+            case .field(.phase): return ColumnCode.phase
+            default: return ColumnCode.other
+            }
+        }
     }
 
     /// Splits a row into cells; returns true when a quoted field is still open at the end.
     static func split(_ b: UnsafeBufferPointer<UInt8>, into cells: inout [Cell]) -> Bool {
-        cells.removeAll(keepingCapacity: true)
-        var k = 0
-        let n = b.count
+        var count = 0
+        let open = split(b, into: &cells, count: &count)
+        cells.removeSubrange(count...)
+        return open
+    }
+
+    /// Splits a row into `cells[0..<count]`, growing `cells` when it has too few; returns true
+    /// when a quoted field is still open at the end. (Written through a buffer pointer: appending
+    /// to the array cost a uniqueness check per cell.)
+    static func split(_ b: UnsafeBufferPointer<UInt8>, into cells: inout [Cell], count: inout Int) -> Bool {
         while true {
+            if let open = cells.withUnsafeMutableBufferPointer({ splitFitting(b, into: $0, count: &count) }) { return open }
+            cells += repeatElement(Cell(start: 0, end: 0, quoted: false), count: max(cells.count, 16))
+        }
+    }
+
+    /// `split` into `out`; nil when `out` holds too few cells.
+    private static func splitFitting(_ b: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<Cell>,
+                                     count: inout Int) -> Bool? {
+        var m = 0
+        defer { count = m }
+        let n = b.count
+        var k = 0
+        while true {
+            guard m < out.count else { return nil }
             if k < n, b[k] == UInt8(ascii: "\"") {
                 var j = k + 1
                 while true {
@@ -222,18 +262,21 @@ public struct CSVReader: RecordSource {
                     }
                     j += 1
                 }
-                cells.append(Cell(start: k + 1, end: j, quoted: true))
+                out[m] = Cell(start: k + 1, end: j, quoted: true)
+                m += 1
                 k = j + 1
                 // Text after the closing quote is malformed: mark it by an empty-range cell past it.
                 if k < n, b[k] != UInt8(ascii: ",") {
-                    cells.append(Cell(start: k, end: k, quoted: false))
-                    cells[cells.count - 1].start = -1
+                    guard m < out.count else { return nil }
+                    out[m] = Cell(start: -1, end: k, quoted: false)
+                    m += 1
                     return false
                 }
             } else {
                 var j = k
                 while j < n, b[j] != UInt8(ascii: ",") { j += 1 }
-                cells.append(Cell(start: k, end: j, quoted: false))
+                out[m] = Cell(start: k, end: j, quoted: false)
+                m += 1
                 k = j
             }
             if k >= n { return false }
@@ -250,9 +293,10 @@ public struct CSVReader: RecordSource {
         func reject(_ reason: String) -> RecordItem { .reject(Reject(source: source, reason: reason, raw: rawText(b))) }
         guard let header else { return reject("no header row") }
         if let problem = utf8Problem(b) { return reject(problem) }
-        if cells.contains(where: { $0.start < 0 }) { return reject("malformed CSV: text after a closing quote") }
-        guard cells.count == header.count else {
-            return reject("row has \(cells.count) field\(cells.count == 1 ? "" : "s"), the header has \(header.count)")
+        let cellCount = self.cellCount
+        for k in 0..<cellCount where cells[k].start < 0 { return reject("malformed CSV: text after a closing quote") }
+        guard cellCount == header.count else {
+            return reject("row has \(cellCount) field\(cellCount == 1 ? "" : "s"), the header has \(header.count)")
         }
         // The sample's fields are read into locals; the attributes' only when a row has some
         // (most rows have none), so a plain sample row builds no attribute values at all.
@@ -260,9 +304,25 @@ public struct CSVReader: RecordSource {
         var values: TouchFieldValues?
         /// The frame attributes' columns given on this row (made only when a row gives one).
         var frames: [(attribute: SessionAttribute, parts: [Double?])] = []
-        for k in 0..<cells.count {
+        for k in 0..<cellCount {
             let c = cells[k]
             if c.end <= c.start { continue }
+            switch codes[k] {
+            case ColumnCode.session:
+                session = c.quoted ? Self.text(b, c) : sessionCache.string(UnsafeBufferPointer(rebasing: b[c.start..<c.end]))
+                continue
+            case ColumnCode.t, ColumnCode.x, ColumnCode.y:
+                let code = codes[k]
+                switch number(code == ColumnCode.t ? "t" : code == ColumnCode.x ? "x" : "y", b, c) {
+                case .failure(let p): return reject(p.reason)
+                case .success(let d):
+                    if code == ColumnCode.t { t = d } else if code == ColumnCode.x { x = d } else { y = d }
+                }
+                continue
+            case ColumnCode.phase:
+                if !c.quoted, let p = Self.phase(UnsafeBufferPointer(rebasing: b[c.start..<c.end])) { phase = p; continue }
+            default: break
+            }
             switch header[k] {
             case .field(.t), .field(.x), .field(.y):
                 let f: TouchField = header[k] == .field(.t) ? .t : header[k] == .field(.x) ? .x : .y
@@ -328,12 +388,14 @@ public struct CSVReader: RecordSource {
             a.field.columns.enumerated().map { ($0.element, (a, $0.offset)) }
         })
 
-    func number(_ name: String, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell) -> Result<Double, FieldProblem> {
+    /// `name` is only evaluated for a message (for a frame's column it is built from its key).
+    func number(_ name: @autoclosure () -> String, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell) -> Result<Double, FieldProblem> {
         let slice = UnsafeBufferPointer(rebasing: b[c.start..<c.end])
         if let d = DecimalParser.parse(slice) {
             // The text is only needed for the message about a number out of range.
-            return d.isFinite ? .success(d) : FieldCheck.finite(name, d, text: Self.text(b, c))
+            return d.isFinite ? .success(d) : FieldCheck.finite(name(), d, text: Self.text(b, c))
         }
+        let name = name()
         let s = Self.text(b, c)
         switch s.lowercased() {
         case "nan", "-nan", "+nan": return .failure(FieldProblem("\"\(name)\" is NaN, not a finite number"))
@@ -387,19 +449,24 @@ struct SessionIDCache {
     private var bytes: [[UInt8]] = Array(repeating: [], count: capacity)
     private var strings: [String] = Array(repeating: "", count: capacity)
     private var next = 0
+    /// Where the last id was found: consecutive rows most often name the same session.
+    private var lastHit = 0
 
     /// The id spelled by `b` (valid UTF-8, checked by the caller), from the cache when it is there.
     mutating func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
-        for k in 0..<Self.capacity where bytes[k].count == b.count {
+        for i in 0..<Self.capacity {
+            let k = (lastHit + i) % Self.capacity
+            guard bytes[k].count == b.count else { continue }
             let same = bytes[k].withUnsafeBufferPointer { cached in
                 b.count == 0 || memcmp(cached.baseAddress!, b.baseAddress!, b.count) == 0
             }
-            if same { return strings[k] }
+            if same { lastHit = k; return strings[k] }
         }
         let s = String(decoding: b, as: UTF8.self)
         bytes[next].removeAll(keepingCapacity: true)
         bytes[next].append(contentsOf: b)
         strings[next] = s
+        lastHit = next
         next = (next + 1) % Self.capacity
         return s
     }

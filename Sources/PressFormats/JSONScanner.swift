@@ -329,6 +329,7 @@ public enum DecimalParser {
     /// within ±22 are both exact, so one multiplication or division rounds correctly; otherwise
     /// `strtod`.
     public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let v = parseShort(text) { return v }
         var k = 0
         let n = text.count
         var negative = false
@@ -379,6 +380,39 @@ public enum DecimalParser {
         }
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         return strtodFallback(text)
+    }
+
+    /// The common case in one pass: `[+-]digits[.digits]` with at most 15 digits in all and
+    /// no exponent, where the general path below computes `mantissa / 10^fractionDigits` (every
+    /// digit is significant or a leading zero, the mantissa and the power exact). Nil for any
+    /// other text, which then takes the general path: the two give the same bits.
+    @inline(__always)
+    static func parseShort(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let n = text.count
+        guard n > 0, n <= 16, let p = text.baseAddress else { return nil }
+        var k = 0
+        var negative = false
+        if p[0] == UInt8(ascii: "-") { negative = true; k = 1 } else if p[0] == UInt8(ascii: "+") { k = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = -1   // digits after the point; -1 before a point
+        while k < n {
+            let c = p[k]
+            if c &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
+                digits += 1
+                if fraction >= 0 { fraction += 1 }
+            } else if c == UInt8(ascii: "."), fraction < 0 {
+                fraction = 0
+            } else {
+                return nil
+            }
+            k += 1
+        }
+        guard digits > 0, digits <= 15 else { return nil }
+        var v = Double(mantissa)
+        if fraction > 0 { v /= exactPowers[fraction] }
+        return negative ? -v : v
     }
 
     static func strtodFallback(_ text: UnsafeBufferPointer<UInt8>) -> Double {

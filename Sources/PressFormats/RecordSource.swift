@@ -359,9 +359,7 @@ public enum InputFormat: String, CaseIterable, Sendable {
 
 /// UTF-8 validation of a line: nil when valid, else a reason naming the offending byte.
 func utf8Problem(_ line: UnsafeBufferPointer<UInt8>) -> String? {
-    var ascii = true
-    for b in line where b >= 0x80 { ascii = false; break }
-    if ascii { return nil }
+    if isASCII(line) { return nil }
     if String(validating: line, as: UTF8.self) != nil { return nil }
     // Locate the first invalid byte for the message.
     var k = 0
@@ -381,6 +379,23 @@ func utf8Problem(_ line: UnsafeBufferPointer<UInt8>) -> String? {
         k += n
     }
     return "invalid UTF-8"
+}
+
+/// Whether every byte of `line` is below 0x80: eight bytes at a time (callgrind: a byte-wise
+/// loop was 5 % of the CSV reader's instructions).
+@inline(__always)
+func isASCII(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = line.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    let n = line.count
+    var k = 0
+    var bits: UInt64 = 0
+    while k + 8 <= n {
+        bits |= raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+        k += 8
+    }
+    while k < n { bits |= UInt64(base[k]); k += 1 }
+    return bits & 0x8080_8080_8080_8080 == 0
 }
 
 /// The raw text of a line for the rejects table (invalid UTF-8 replaced by U+FFFD).

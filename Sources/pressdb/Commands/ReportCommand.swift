@@ -231,10 +231,10 @@ struct ReportCommand: ParsableCommand {
         }
         // Reports over report_input need replayed sessions; others (rejects) read tables directly.
         if def.sql.contains("report_input") {
-            if try runner.sessionCount() == 0 {
+            if try !runner.hasSessions() {
                 throw CLIError.empty("the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
             }
-            if try runner.inputCount() == 0 {
+            if try !runner.hasInput() {
                 throw CLIError.empty(try Self.emptyInputReason(runner, filter))
             }
             for partial in try runner.partialCoverage() { printError("pressdb report: warning: \(Self.describe(partial, replayedAs: filter.replayedAs != nil))") }
