@@ -55,8 +55,8 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 3: migrations/0003_result_events.sql (issue 13) added the result_events view.
-        #expect(try db.userVersion == 3)
+        // Version 4: migrations/0004_touch_down_point.sql (issue 21) added sessions.x0 and y0.
+        #expect(try db.userVersion == 4)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
@@ -73,9 +73,44 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 3)
+        #expect(try db.userVersion == 4)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
+        // Its samples BLOB is empty: no touch-down point to fill in.
+        #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
         #expect(try db.prepare("SELECT count(*) FROM results").scalarInt() == 0)
+    }
+
+    // Version 4 fills x0, y0 of sessions stored before it from their BLOBs: the bits of the
+    // first sample's x and y (the bytes written here by hand, Python
+    // struct.pack('<ddd', 12.5, 187.5, 0.1) + b'\\x00', then a terminal sample), and NULL for a BLOB
+    // too short to hold a sample.
+    @Test func version4FillsTheTouchDownPointOfStoredSessions() throws {
+        let path = try temporaryDatabasePath()
+        do {
+            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(3)))
+            let first = "0000000000002940" + "0000000000706740" + "9a9999999999b93f" + "00"
+            let last = "0000000000002a40" + "0000000000706740" + "9a9999999999b93f" + "03"
+            try db.execute("""
+                INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples) VALUES
+                    ('a', 12.5, 13, 2, 'ended', x'\(first)\(last)'),
+                    ('short', 1, 2, 0, 'ended', x'00112233')
+                """)
+        }
+        let db = try Schema.open(path: path)
+        let s = try db.prepare("SELECT x0, y0 FROM sessions WHERE session = 'a'")
+        #expect(try s.step())
+        #expect(s.double(0) == 187.5)
+        #expect(s.double(1).bitPattern == (0.1).bitPattern)
+        #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions WHERE session = 'short'").scalarInt() == 1)
+        // Ingest writes them from the samples it holds: the same values for a new session.
+        let store = Store(database: db)
+        _ = try ingestNDJSON(store, """
+            {"session":"new","t":20,"phase":"began","x":-3.25,"y":844}
+            {"session":"new","t":20.1,"phase":"ended","x":0,"y":0}
+            """)
+        let n = try db.prepare("SELECT x0, y0 FROM sessions WHERE session = 'new'")
+        #expect(try n.step())
+        #expect(n.double(0) == -3.25 && n.double(1) == 844)
     }
 
     @Test func refusesANewerDatabaseAndLeavesItUntouched() throws {
@@ -88,7 +123,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 3) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 4) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
