@@ -60,7 +60,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,rejects,result_events,results,session_results,sessions,sources")
+        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources")
     }
 
     @Test func upgradesAVersion1Database() throws {

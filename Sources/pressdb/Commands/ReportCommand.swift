@@ -161,6 +161,7 @@ struct ReportCommand: ParsableCommand {
         filter.since = since
         filter.until = until
         filter.replayedAs = replayedAs
+        filter.pressSequences = def.readsPressSequences
 
         guard database.exists else {
             throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
