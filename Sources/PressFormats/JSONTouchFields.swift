@@ -101,7 +101,9 @@ enum FieldCheck {
     static func frame(_ v: [Double], name: String = "frame") -> Result<Rect, FieldProblem> {
         guard v.count == 4 else { return .failure("\"\(name)\" must be [x, y, width, height], 4 numbers, not \(v.count)") }
         guard v.allSatisfy(\.isFinite) else { return .failure("\"\(name)\" values must be finite numbers") }
-        guard v[2] >= 0, v[3] >= 0 else { return .failure("\"\(name)\" width and height must not be negative") }
+        // A control of no width or height can never be replayed (UIControl's tracking needs an
+        // area); it is rejected here, where the line is known, as a negative size is.
+        guard v[2] > 0, v[3] > 0 else { return .failure("\"\(name)\" width and height must be positive") }
         return .success(Rect(x: v[0], y: v[1], width: v[2], height: v[3]))
     }
 }

@@ -69,6 +69,12 @@ public final class ByteInput {
     /// Bytes read per `read(2)` call: 1 MiB (large enough that system calls do not matter).
     public static let chunkSize = 1 << 20
 
+    /// Called, on the reading thread, just before a read that will wait for data: the input
+    /// is a pipe, terminal or socket with nothing to read yet (`poll(2)` says so; a regular
+    /// file never waits). What was read so far can then be handed on instead of held while
+    /// the writer stalls (ingest's reader thread passes its partial chunk). Nil: not asked.
+    public var beforeWaiting: (() -> Void)?
+
     /// Opens `path` for reading.
     /// - Throws: `InputError` naming the file and the system's reason.
     public init(path: String) throws {
@@ -140,6 +146,10 @@ public final class ByteInput {
             buffer.deallocate()
             buffer = bigger
             capacity *= 2
+        }
+        if let beforeWaiting, fd >= 0 {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) == 0 { beforeWaiting() }
         }
         while true {
             let n = read(fd, buffer + end, capacity - end)

@@ -476,8 +476,8 @@ public struct PairedUserArms: Sendable, Hashable {
 /// Agresti's Table 10.1 (approval of the Prime Minister in two surveys of the same 1,600 people:
 /// a = 794, b = 150, c = 86, d = 570) gives δ = −0.04, SE ≈ 0.0095, interval (−0.06, −0.02).
 ///
-/// The relative difference (p_B − p_A)/p_A uses the delta method with the covariance of the two
-/// estimates, Cov(p̂_A, p̂_B) = (a/n − p̂_A p̂_B)/n (see `PairedRelativeDifference`).
+/// The relative difference p_B/p_A − 1 uses the delta method on the log scale with the covariance
+/// of the two estimates, Cov(p̂_A, p̂_B) = (a/n − p̂_A p̂_B)/n (`LogScaleRelativeDifference`).
 public struct PairedProportionDifference: Sendable, Hashable {
     public let counts: PairedCounts
     /// p̂_A = (a + b)/n, p̂_B = (a + c)/n.
@@ -508,40 +508,15 @@ public struct PairedProportionDifference: Sendable, Hashable {
         self.interval = ConfidenceInterval(lower: max(-1, delta - z * se), upper: min(1, delta + z * se), level: 1 - alpha)
     }
 
-    /// (p_B − p_A)/p_A with its delta-method interval; nil when p̂_A = 0.
-    public func relativeDifference(alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) -> PairedRelativeDifference? {
-        guard control > 0 else { return nil }
-        let n = Double(counts.pairs)
-        return try PairedRelativeDifference(
-            controlMean: control, controlVarianceOfMean: control * (1 - control) / n,
-            treatmentMean: treatment, treatmentVarianceOfMean: treatment * (1 - treatment) / n,
-            covarianceOfMeans: (Double(counts.both) / n - control * treatment) / n, alpha: alpha)
-    }
-}
-
-/// The relative difference (B − A)/|A| of two correlated means (the same sessions under both),
-/// by the delta method with the covariance (Casella & Berger, Statistical Inference, Thm 5.5.28):
-///   Var ≈ Var(B̄)/A² + B² Var(Ā)/A⁴ − 2 B Cov(Ā, B̄)/A³.
-/// With Cov = 0 this is `RelativeDifference`'s formula. Interval: estimate ± z_{1−α/2} SE.
-public struct PairedRelativeDifference: Sendable, Hashable {
-    public let estimate: Double
-    public let standardError: Double
-    public let interval: ConfidenceInterval
-
-    /// - Throws: `StatsError.invalidInput` when A = 0 or α ∉ (0, 1).
-    public init(controlMean a: Double, controlVarianceOfMean varA: Double,
-                treatmentMean b: Double, treatmentVarianceOfMean varB: Double,
-                covarianceOfMeans cov: Double, alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) {
+    /// p_B/p_A − 1 with its delta-method interval on the log scale; nil when p̂_A or p̂_B is 0.
+    /// - Throws: `StatsError.invalidInput` for α ∉ (0, 1).
+    public func relativeDifference(alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) -> LogScaleRelativeDifference? {
         try validate(alpha: alpha)
-        guard a != 0, a.isFinite else { throw .invalidInput("relative difference is undefined for a control mean of \(a)") }
-        let a2 = a * a
-        let variance = max(0, varB / a2 + b * b * varA / (a2 * a2) - 2 * b * cov / (a2 * a))
-        let se = variance.squareRoot()
-        let estimate = (b - a) / abs(a)
-        let z = normalCriticalValue(alpha: alpha)
-        self.estimate = estimate
-        self.standardError = se
-        self.interval = ConfidenceInterval(lower: estimate - z * se, upper: estimate + z * se, level: 1 - alpha)
+        let n = Double(counts.pairs)
+        return LogScaleRelativeDifference(
+            control: control, controlVariance: control * (1 - control) / n,
+            treatment: treatment, treatmentVariance: treatment * (1 - treatment) / n,
+            covariance: (Double(counts.both) / n - control * treatment) / n, inference: .fixedHorizon(alpha: alpha))
     }
 }
 
@@ -560,8 +535,9 @@ public struct PairedTTest: Sendable, Hashable {
     public let degreesOfFreedom: Double
     public let pValue: Double
     public let interval: ConfidenceInterval
-    /// (B̄ − Ā)/|Ā| with its delta-method interval (covariance included); nil when Ā = 0.
-    public let relativeDifference: PairedRelativeDifference?
+    /// B̄/Ā − 1 with its delta-method interval on the log scale (covariance included); nil unless
+    /// both means are positive.
+    public let relativeDifference: LogScaleRelativeDifference?
 
     /// - Throws: `StatsError.tooFewObservations` for fewer than 2 pairs, `.invalidInput` for
     ///   samples of different lengths, a non-finite value or α ∉ (0, 1).
@@ -603,11 +579,9 @@ public struct PairedTTest: Sendable, Hashable {
             self.pValue = dBar == 0 ? 1 : 0
         }
         self.interval = ConfidenceInterval(lower: dBar - tCritical * se, upper: dBar + tCritical * se, level: 1 - alpha)
-        self.relativeDifference = meanA != 0
-            ? try PairedRelativeDifference(controlMean: meanA, controlVarianceOfMean: ssA / (n - 1) / n,
-                                           treatmentMean: meanB, treatmentVarianceOfMean: ssB / (n - 1) / n,
-                                           covarianceOfMeans: sAB / (n - 1) / n, alpha: alpha)
-            : nil
+        self.relativeDifference = LogScaleRelativeDifference(
+            control: meanA, controlVariance: ssA / (n - 1) / n, treatment: meanB, treatmentVariance: ssB / (n - 1) / n,
+            covariance: sAB / (n - 1) / n, inference: .fixedHorizon(alpha: alpha))
     }
 }
 

@@ -92,7 +92,7 @@ struct RowBuilder {
                     metric: metric, control: pa.estimate, controlInterval: comparison.difference.control.interval,
                     treatment: pb.estimate, treatmentInterval: comparison.difference.treatment.interval,
                     difference: comparison.difference.difference, differenceInterval: comparison.difference.interval,
-                    relativeDifference: comparison.relativeDifference?.estimate,
+                    relativeDifference: relative(pb.estimate, pa.estimate),
                     relativeInterval: comparison.relativeDifference?.interval,
                     pValue: comparison.pValue,
                     test: comparison.test.rawValue + "; Newcombe interval",
@@ -107,7 +107,7 @@ struct RowBuilder {
                 return sessionRow(ExperimentRow(
                     metric: metric, control: sa.mean, treatment: sb.mean,
                     difference: m.welch.difference, differenceInterval: m.welch.interval,
-                    relativeDifference: m.relativeDifference?.estimate, relativeInterval: m.relativeDifference?.interval,
+                    relativeDifference: relative(sb.mean, sa.mean), relativeInterval: m.relativeDifference?.interval,
                     pValue: m.welch.pValue, test: "Welch's t-test",
                     verdict: .noDetectableDifference, controlCount: sa.count, treatmentCount: sb.count))
             } catch {
@@ -285,7 +285,7 @@ struct RowBuilder {
                 treatment: d.treatment,
                 treatmentInterval: try WilsonInterval(Proportion(successes: nb, trials: t.pairs), alpha: alpha).interval,
                 difference: d.difference, differenceInterval: d.interval,
-                relativeDifference: relative?.estimate, relativeInterval: relative?.interval,
+                relativeDifference: self.relative(d.treatment, d.control), relativeInterval: relative?.interval,
                 pValue: test.pValue, test: "McNemar (\(test.method.rawValue)); Wald interval for paired proportions",
                 verdict: .noDetectableDifference, controlCount: t.pairs, treatmentCount: t.pairs, pairedCounts: t))
         } catch {
@@ -299,7 +299,7 @@ struct RowBuilder {
             return sessionRow(ExperimentRow(
                 metric: metric, control: t.controlMean, treatment: t.treatmentMean,
                 difference: t.meanDifference, differenceInterval: t.interval,
-                relativeDifference: t.relativeDifference?.estimate, relativeInterval: t.relativeDifference?.interval,
+                relativeDifference: relative(t.treatmentMean, t.controlMean), relativeInterval: t.relativeDifference?.interval,
                 pValue: t.pValue, test: "paired t-test",
                 verdict: .noDetectableDifference, controlCount: l.control.count, treatmentCount: l.treatment.count))
         } catch {

@@ -64,15 +64,18 @@ public struct WelchTTest: Sendable, Hashable {
 }
 
 /// Everything `pressdb compare` reports for a mean: Welch's test with the interval of B − A, and
-/// the relative difference (B − A)/|A| with its delta-method interval (nil when x̄_A = 0).
+/// the relative difference x̄_B/x̄_A − 1 with its delta-method interval on the log scale
+/// (`LogScaleRelativeDifference`, Var(x̄) = s²/n), which never passes −100 %; nil unless both
+/// means are positive.
 public struct MeanComparison: Sendable, Hashable {
     public let welch: WelchTTest
-    public let relativeDifference: RelativeDifference?
+    public let relativeDifference: LogScaleRelativeDifference?
 
     /// - Throws: as `WelchTTest`.
     public init(control: MeanSummary, treatment: MeanSummary, configuration: StatsConfiguration = StatsConfiguration()) throws(StatsError) {
         self.welch = try WelchTTest(control: control, treatment: treatment, alpha: configuration.alpha)
-        self.relativeDifference = control.mean != 0
-            ? try RelativeDifference(control: control, treatment: treatment, alpha: configuration.alpha) : nil
+        self.relativeDifference = LogScaleRelativeDifference(
+            control: control.mean, controlVariance: control.varianceOfMean, treatment: treatment.mean,
+            treatmentVariance: treatment.varianceOfMean, inference: .fixedHorizon(alpha: configuration.alpha))
     }
 }

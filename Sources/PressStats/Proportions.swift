@@ -178,65 +178,6 @@ public struct FisherExactTest: Sendable, Hashable {
     }
 }
 
-// MARK: - Relative difference
-
-/// The relative difference (B − A)/|A| of two independent means (a proportion is a mean of 0/1),
-/// with a delta-method interval. With Var(Ā) and Var(B̄) the variances of the two estimates, the
-/// first-order Taylor expansion of (B − A)/|A| gives
-///   Var ≈ Var(B̄)/A² + B² Var(Ā)/A⁴
-/// (the delta method, e.g. Casella & Berger, Statistical Inference, Thm 5.5.24; the same expression
-/// GrowthBook's gbstats uses for its relative effects). The interval is normal: estimate ± z·SE.
-public struct RelativeDifference: Sendable, Hashable {
-    /// A, the control mean (or proportion).
-    public let controlMean: Double
-    /// B, the treatment mean (or proportion).
-    public let treatmentMean: Double
-    /// (B − A)/|A|; e.g. −0.2 means B is 20 % lower than A.
-    public let estimate: Double
-    /// Delta-method standard error of the estimate.
-    public let standardError: Double
-    /// estimate ± z_{1−α/2} · SE.
-    public let interval: ConfidenceInterval
-
-    /// - Parameters: the two means and the variances of those means (s²/n, or p(1 − p)/n).
-    /// - Throws: `StatsError.invalidInput` when A = 0 (the relative difference is undefined).
-    public init(
-        controlMean a: Double, controlVarianceOfMean varA: Double,
-        treatmentMean b: Double, treatmentVarianceOfMean varB: Double,
-        alpha: Double = StatsConfiguration.defaultAlpha
-    ) throws(StatsError) {
-        try validate(alpha: alpha)
-        guard a != 0, a.isFinite else {
-            throw .invalidInput("relative difference is undefined for a control mean of \(a)")
-        }
-        let a2 = a * a
-        let variance = varB / a2 + b * b * varA / (a2 * a2)
-        let se = variance.squareRoot()
-        let estimate = (b - a) / abs(a)
-        let z = normalCriticalValue(alpha: alpha)
-        self.controlMean = a
-        self.treatmentMean = b
-        self.estimate = estimate
-        self.standardError = se
-        self.interval = ConfidenceInterval(lower: estimate - z * se, upper: estimate + z * se, level: 1 - alpha)
-    }
-
-    /// Relative difference of two proportions, with Var(p̂) = p̂(1 − p̂)/n.
-    public init(control: Proportion, treatment: Proportion, alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) {
-        let a = try control.validated(), b = try treatment.validated()
-        try self.init(controlMean: a.estimate, controlVarianceOfMean: a.varianceOfEstimate,
-                      treatmentMean: b.estimate, treatmentVarianceOfMean: b.varianceOfEstimate, alpha: alpha)
-    }
-
-    /// Relative difference of two means, with Var(x̄) = s²/n.
-    public init(control: MeanSummary, treatment: MeanSummary, alpha: Double = StatsConfiguration.defaultAlpha) throws(StatsError) {
-        guard control.count >= 2 else { throw .tooFewObservations(needed: 2, got: control.count) }
-        guard treatment.count >= 2 else { throw .tooFewObservations(needed: 2, got: treatment.count) }
-        try self.init(controlMean: control.mean, controlVarianceOfMean: control.varianceOfMean,
-                      treatmentMean: treatment.mean, treatmentVarianceOfMean: treatment.varianceOfMean, alpha: alpha)
-    }
-}
-
 // MARK: - Comparison of two proportions
 
 /// Everything `pressdb compare` reports for a rate: the difference B − A with Newcombe's interval,
@@ -257,8 +198,12 @@ public struct ProportionComparison: Sendable, Hashable {
     public let test: Test
     /// Two-sided p-value of H₀: p_A = p_B.
     public let pValue: Double
-    /// (p_B − p_A)/p_A with its delta-method interval; nil when p̂_A = 0.
-    public let relativeDifference: RelativeDifference?
+    /// p_B/p_A − 1 with its interval on the log scale — the delta method for ln(p̂_B/p̂_A), with
+    /// Var(ln p̂) = (1 − p̂)/(n p̂): Katz, Baptista, Azen & Pike, "Obtaining confidence intervals for
+    /// the risk ratio in cohort studies", Biometrics 34:469–474, 1978 (statsmodels'
+    /// `confint_proportions_2indep(method='log', compare='ratio')`), so it never passes −100 %;
+    /// nil when p̂_A or p̂_B is 0.
+    public let relativeDifference: LogScaleRelativeDifference?
 
     /// - Throws: `StatsError` when an arm has no trials or invalid counts, or α ∉ (0, 1).
     public init(control: Proportion, treatment: Proportion, configuration: StatsConfiguration = StatsConfiguration()) throws(StatsError) {
@@ -273,7 +218,9 @@ public struct ProportionComparison: Sendable, Hashable {
             self.test = .twoProportionZTest
             self.pValue = try TwoProportionZTest(control: control, treatment: treatment).pValue
         }
-        self.relativeDifference = control.successes > 0
-            ? try RelativeDifference(control: control, treatment: treatment, alpha: configuration.alpha) : nil
+        let a = try control.validated(), b = try treatment.validated()
+        self.relativeDifference = LogScaleRelativeDifference(
+            control: a.estimate, controlVariance: a.varianceOfEstimate, treatment: b.estimate,
+            treatmentVariance: b.varianceOfEstimate, inference: .fixedHorizon(alpha: configuration.alpha))
     }
 }

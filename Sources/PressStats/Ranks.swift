@@ -355,12 +355,26 @@ public struct Percentile: Sendable, Hashable {
 
     /// The type-7 estimate alone (no interval): with h = (n − 1)p, x₍⌊h⌋₊₁₎ + (h − ⌊h⌋)(x₍⌊h⌋₊₂₎ − x₍⌊h⌋₊₁₎).
     /// O(1) on a sorted, non-empty sample; p in [0, 1]. What SQL's `percentile()` returns.
+    ///
+    /// The same as the weighted mean (1 − g)·a + g·b of the order statistics a = x₍⌊h⌋₊₁₎ and
+    /// b = x₍⌊h⌋₊₂₎, g = h − ⌊h⌋, which defines it where b − a is not finite: an infinity
+    /// (±∞ sort at the ends), or finite values more than `Double.greatestFiniteMagnitude` apart.
+    /// A term of weight 0 is left out (g = 0 gives a, even beside an infinity), equal values
+    /// give themselves (∞ for two ∞), one infinity with a positive weight gives that infinity,
+    /// and −∞ and +∞ both weighted give NaN (SQL: NULL), the one undefined case — only a
+    /// sample of infinities of both signs, nothing finite between them, reaches it.
     public static func type7(_ p: Double, ofSorted x: [Double]) -> Double {
         let n = x.count
         let h = Double(n - 1) * p
         let j = Int(h.rounded(.down))
         let fraction = h - Double(j)
-        return j + 1 < n ? x[j] + fraction * (x[j + 1] - x[j]) : x[j]
+        guard j + 1 < n, fraction > 0 else { return x[j] }
+        let a = x[j], b = x[j + 1]
+        if a == b { return a }
+        let difference = b - a
+        // Finite values: the usual form, so results stay as they were to the last bit.
+        if difference.isFinite { return a + fraction * difference }
+        return (1 - fraction) * a + fraction * b
     }
 
     private init(_ p: Double, ofSorted x: [Double], alpha: Double) throws(StatsError) {

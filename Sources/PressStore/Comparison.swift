@@ -86,6 +86,11 @@ public final class ObservedComparisonReader {
     /// Number of stored sessions (to tell an empty database from an empty arm).
     public func storedSessions() throws -> Int { try runner.sessionCount() }
 
+    /// Whether `name` is a preset or a stored configuration (an arm under `--by config`), and
+    /// the names of all of them.
+    public func knowsConfiguration(_ name: String) -> Bool { runner.knowsConfiguration(name) }
+    public func configurationNames() throws -> [String] { Array(try runner.configurations().keys) }
+
     /// The counts and sums of one arm, computed in SQL: the sessions, the sessions with each
     /// event (its `result_events` column, in `SessionEvent.allCases` order), then n, Σx, Σx² of
     /// each latency.
@@ -250,14 +255,19 @@ public final class PairedComparison {
         return summary
     }
 
-    /// The paired sessions' SQL join; `ra` is A's result with its events (`result_events`), `rb` B's.
-    private func pairsSQL(_ where_: String, _ values: [SQLValue], select: String, extra: String = "") -> String {
+    /// The paired sessions' SQL join, FROM to WHERE; `ra` is A's result with its events
+    /// (`result_events`), `rb` B's, their versions the two parameters after `values`.
+    func pairsJoin(_ where_: String, _ values: [SQLValue], extra: String = "") -> String {
         """
-        SELECT \(select) FROM sessions AS s
+        FROM sessions AS s
         JOIN result_events AS ra ON ra.session_id = s.id AND ra.config_version = ?\(values.count + 1)
         JOIN result_events AS rb ON rb.session_id = s.id AND rb.config_version = ?\(values.count + 2)
         WHERE \(where_)\(extra)
         """
+    }
+
+    private func pairsSQL(_ where_: String, _ values: [SQLValue], select: String, extra: String = "") -> String {
+        "SELECT \(select) " + pairsJoin(where_, values, extra: extra)
     }
 
     /// Reads the paired data: the McNemar table of every event (computed in SQL) and the latency

@@ -64,10 +64,13 @@ public final class Database {
     /// The file path given at open.
     public let path: String
     public let isReadOnly: Bool
+    /// When the current wait for a lock began (the busy handler's state).
+    private let busyWait = BusyWait()
 
     /// How long a statement waits for another connection's lock before failing with
     /// `SQLITE_BUSY`, in milliseconds. 5 s: long enough for a writer's batch (about 0.5 s) to
-    /// commit while a report reads.
+    /// commit while a report reads. `begin` waits longer while the lock changes hands: it gives
+    /// up only after this long without any other connection committing.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
     /// How often a connection waiting for a lock tries again, in milliseconds.
     public static let busyPollMilliseconds: Int32 = 1
@@ -95,12 +98,17 @@ public final class Database {
         sqlite3_extended_result_codes(db, 1)
         // Like sqlite3_busy_timeout, but polling every millisecond: SQLite's own timeout sleeps
         // up to 100 ms between tries, so it misses the brief gap a writer leaves between two
-        // batches and a second writer times out behind a long ingest.
-        sqlite3_busy_handler(db, { _, attempts in
-            guard attempts < Database.busyTimeoutMilliseconds / Database.busyPollMilliseconds else { return 0 }
+        // batches and a second writer times out behind a long ingest. The timeout is measured
+        // on the monotonic clock from the first try (on a loaded machine a 1 ms sleep takes
+        // longer, so counting tries would wait longer than said).
+        sqlite3_busy_handler(db, { context, attempts in
+            let wait = Unmanaged<BusyWait>.fromOpaque(context!).takeUnretainedValue()
+            let now = BusyWait.milliseconds()
+            if attempts == 0 { wait.startMilliseconds = now }
+            guard now - wait.startMilliseconds < Int64(Database.busyTimeoutMilliseconds) else { return 0 }
             sqlite3_sleep(Database.busyPollMilliseconds)
             return 1
-        }, nil)
+        }, Unmanaged.passUnretained(busyWait).toOpaque())
         try execute("PRAGMA foreign_keys = ON")
         if readOnly { try execute("PRAGMA query_only = 1") }
     }
@@ -147,8 +155,32 @@ public final class Database {
     // MARK: Transactions
 
     /// Starts a transaction: `BEGIN IMMEDIATE` takes the write lock at once, so a conflict shows
-    /// up here (after the busy timeout) rather than half-way through.
-    public func begin() throws { try execute("BEGIN IMMEDIATE") }
+    /// up here rather than half-way through.
+    ///
+    /// Waits for the lock as long as other connections make progress: each try waits up to the
+    /// busy timeout (polling every `busyPollMilliseconds`), and when it runs out another try
+    /// follows if some other connection committed meanwhile (`PRAGMA data_version` changed:
+    /// "different if changes were committed to the database by any other connection in the
+    /// interim", sqlite.org/pragma.html#pragma_data_version). Eight ingests taking turns batch
+    /// by batch then all finish, however long one waits; a holder that commits nothing for the
+    /// busy timeout (stalled, or holding a transaction open) still makes this fail.
+    /// - Throws: `DatabaseError` (`SQLITE_BUSY` after `busyTimeoutMilliseconds` without a
+    ///   commit by anyone else).
+    public func begin() throws {
+        var version = try dataVersion()
+        while true {
+            do { return try execute("BEGIN IMMEDIATE") } catch let e as DatabaseError where e.primaryCode == SQLITE_BUSY {
+                let now = try dataVersion()
+                if now == version { throw e }
+                version = now
+            }
+        }
+    }
+
+    /// `PRAGMA data_version`: changes whenever another connection commits.
+    private func dataVersion() throws -> Int64 {
+        try prepare("PRAGMA data_version").scalarInt() ?? 0
+    }
     public func commit() throws { try execute("COMMIT") }
     /// Commits, then pauses `handOffMilliseconds` before the caller begins its next transaction,
     /// so another process waiting to write (polling every `busyPollMilliseconds`) takes its turn:
@@ -199,6 +231,18 @@ public final class Database {
             rollback()
             throw error
         }
+    }
+}
+
+/// The state of a connection's busy handler: when its current wait for a lock began.
+private final class BusyWait {
+    var startMilliseconds: Int64 = 0
+
+    /// The monotonic clock, in milliseconds.
+    static func milliseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1000 + Int64(t.tv_nsec) / 1_000_000
     }
 }
 

@@ -13,18 +13,31 @@ public enum IngestRules {
         /// The session is pending from an earlier run and not resumed yet: resume it, then add
         /// the sample to it.
         case resumePending
-        /// The session is stored complete: the sample comes after its end (rejected).
+        /// The session is stored complete and this sample is one of its samples (sample `index`):
+        /// a re-read of a log whose records completed it, such as the second half of a rotated
+        /// log ingested again. A duplicate: skipped, nothing changes.
+        case repeatsStored(index: Int)
+        /// The session is stored complete and has no such sample: the sample comes after its end
+        /// (rejected).
         case afterEnd
         /// Neither: its session does not start with `began` (rejected).
         case notStarted
     }
 
     /// - Parameters:
+    ///   - sample: the sample.
     ///   - pendingToResume: a pending session of this id exists that this run has not resumed.
-    ///   - storedComplete: a complete session of this id is stored.
-    public static func orphanSample(pendingToResume: Bool, storedComplete: Bool) -> OrphanSample {
+    ///   - stored: the samples of the complete session of this id, when one is stored.
+    ///   - hint: where in `stored` to look first (the index after the sample matched last, for a
+    ///     re-read tail, whose samples come in order); the search wraps around from there.
+    public static func orphanSample(_ sample: TouchSample, pendingToResume: Bool, stored: [TouchSample]?,
+                                    hint: Int = 0) -> OrphanSample {
         if pendingToResume { return .resumePending }
-        return storedComplete ? .afterEnd : .notStarted
+        guard let stored else { return .notStarted }
+        let start = stored.isEmpty ? 0 : min(max(hint, 0), stored.count - 1)
+        for i in stored.indices[start...] where identical(stored[i], sample) { return .repeatsStored(index: i) }
+        for i in stored.indices[..<start] where identical(stored[i], sample) { return .repeatsStored(index: i) }
+        return .afterEnd
     }
 
     /// Whether a session this run completed may be stored.
@@ -34,13 +47,21 @@ public enum IngestRules {
         /// It started afresh over a pending session of the same id but does not re-read that
         /// session's samples: a conflict (rejected, the pending session kept).
         case conflictsWithPending
+        /// Its duration in milliseconds, (t_last − t_first) · 1000 as replay computes it
+        /// (`SessionResult.durationMs`), is not a finite number: every time is finite (the
+        /// readers reject others), but their difference overflows (−1.7e308 … 1.7e308 s). No
+        /// replay result could describe it: rejected.
+        case durationNotFinite
     }
 
     /// - Parameters:
-    ///   - samples: the completed session's samples.
+    ///   - samples: the completed session's samples (at least one).
     ///   - startedOver: when this run began the session afresh while a pending one of the same
     ///     id was stored (not resumed), that pending session's samples.
     public static func completed(_ samples: [TouchSample], startedOver pending: [TouchSample]?) -> CompletedSession {
+        if let first = samples.first, let last = samples.last, !((last.t - first.t) * 1000).isFinite {
+            return .durationNotFinite
+        }
         guard let pending else { return .store }
         return isPrefix(pending, of: samples) ? .store : .conflictsWithPending
     }

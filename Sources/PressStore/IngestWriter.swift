@@ -104,9 +104,11 @@ final class IngestWriter {
         return sessionsInBatch >= options.batchSessions || elapsed > .milliseconds(Int64(options.batchSeconds * 1000))
     }
 
-    /// Commits the batch (letting another writer take its turn) and begins the next.
-    func commitBatch() throws {
+    /// Commits the batch (letting another writer take its turn), then calls `committed`, then
+    /// begins the next batch (waiting for the lock while other writers take theirs).
+    func commitBatch(committed: () -> Void = {}) throws {
         try store.db.commitAndHandOff()
+        committed()
         try store.db.begin()
         try store.stampIngestTime()
         sessionsInBatch = 0

@@ -12,13 +12,18 @@ public struct IngestOptions: Sendable {
     public var defaultContainer: Container?
     /// A transaction is committed after this many new sessions…
     public var batchSessions = 10_000
-    /// …or after this many seconds, whichever comes first.
+    /// …or after this many seconds, whichever comes first (also while the input is idle: a
+    /// stalled pipe, read ahead, does not hold what was read).
     public var batchSeconds = 0.5
+    /// How long the ingest waits for more input (read ahead) before it looks whether the batch
+    /// is due and whether to stop: so a stalled pipe still commits on time and a Ctrl-C takes
+    /// effect within this while it is idle. Seconds.
+    public var idleSeconds = 0.1
     /// How many reject messages the summary keeps (all are stored in `rejects`).
     public var rejectMessagesKept = 20
-    /// Asked at batch boundaries (every few thousand records): true stops `ingest` with
-    /// `IngestInterrupted`; then `Ingester.commitInterrupted()` keeps the whole sessions read so
-    /// far. For Ctrl-C.
+    /// Asked at batch boundaries (every few thousand records, and every `idleSeconds` while the
+    /// input stalls): true stops `ingest` with `IngestInterrupted`; then
+    /// `Ingester.commitInterrupted()` keeps the whole sessions read so far. For Ctrl-C.
     public var shouldStop: (@Sendable () -> Bool)?
     /// Replay each new session from memory as it is stored, writing its `results` row in the
     /// same transaction (under its own configuration, as `Replayer.replayMissing` would; the
@@ -102,6 +107,10 @@ public final class Ingester {
     public let options: IngestOptions
     public var summary: IngestSummary { state }
     private var state = IngestSummary()
+    /// Batches committed so far (before `finish`), and the new sessions they hold: what a run
+    /// that fails now keeps.
+    public private(set) var committedBatches = 0
+    public private(set) var committedSessions = 0
     private let writer: IngestWriter
     private var assembler = SessionAssembler<SessionAttributes, Origin>()
     /// Pending sessions stored when the run began and not completed since.
@@ -153,8 +162,10 @@ public final class Ingester {
     /// existential so the reader's own type runs on the reader thread.
     private func ingestReadingAhead<R: RawLineSource>(_ source: inout R, input: ByteInput,
                                                       progress: ((_ bytes: Int, _ records: Int) -> Void)?) throws {
-        var feed = ReadAheadFeed(source, input: input)
-        defer { source = feed.finish() }
+        var feed = ReadAheadFeed(source, input: input, idleTimeout: .milliseconds(Int64(options.idleSeconds * 1000)))
+        // Nil: the reader still waits for a stalled input (an interrupted or failed run); the
+        // source is not used again.
+        defer { if let s = feed.finish() { source = s } }
         try run(&feed, input: input, progress: progress)
     }
 
@@ -267,12 +278,17 @@ public final class Ingester {
         if case .rejected(.notOpen) = event {
             var pending: AssembledSession?
             if pendingIDs.contains(r.session), !resumed.contains(r.session) { pending = try writer.pending(r.session) }
-            let storedComplete = pending == nil ? try writer.storedSamples(r.session) != nil : false
-            switch IngestRules.orphanSample(pendingToResume: pending != nil, storedComplete: storedComplete) {
+            let stored = pending == nil ? try storedForOrphans(r.session) : nil
+            switch IngestRules.orphanSample(r.sample, pendingToResume: pending != nil, stored: stored?.samples,
+                                            hint: stored?.next ?? 0) {
             case .resumePending:
                 assembler.resume(pending!)
                 resumed.insert(r.session)
                 event = assembler.add(session: r.session, sample: r.sample, meta: meta, empty: SessionAttributes(), at: origin)
+            case .repeatsStored(let index):
+                orphansOf?.next = index + 1
+                if repeatedSessions.insert(r.session).inserted { state.duplicates += 1 }
+                return
             case .afterEnd:
                 return try reject(Reject(source: r.source, reason: "sample after the end of session \"\(r.session)\" "
                     + "(it already ended with \"ended\" or \"cancelled\")", raw: raw()))
@@ -288,6 +304,22 @@ public final class Ingester {
         }
     }
 
+    /// The stored complete session that orphan samples were last compared with, and where the
+    /// next of them is looked for first (a re-read tail comes in order, so each is found at once).
+    private var orphansOf: (session: String, samples: [TouchSample], next: Int)?
+    /// Sessions whose samples this run re-read after they were stored complete, counted once each
+    /// as a duplicate.
+    private var repeatedSessions: Set<String> = []
+
+    /// The samples of the complete session `session` (nil when none is stored), kept while
+    /// orphan samples of the same session follow one another.
+    private func storedForOrphans(_ session: String) throws -> (samples: [TouchSample], next: Int)? {
+        if let o = orphansOf, o.session == session { return (o.samples, o.next) }
+        guard let samples = try writer.storedSamples(session) else { return nil }
+        orphansOf = (session, samples, 0)
+        return (samples, 0)
+    }
+
     /// The session with the run's defaults for what it does not give (`--config`, `--container`).
     private func withDefaults(_ s: AssembledSession) -> AssembledSession {
         var s = s
@@ -301,8 +333,14 @@ public final class Ingester {
         let s = withDefaults(assembled)
         let fromPending = pendingIDs.contains(s.id)
         let startedOver = fromPending && !resumed.contains(s.id) ? try writer.pending(s.id)?.samples : nil
-        if IngestRules.completed(s.samples, startedOver: startedOver) == .conflictsWithPending {
+        switch IngestRules.completed(s.samples, startedOver: startedOver) {
+        case .store: break
+        case .conflictsWithPending:
             return try conflict(s.id, with: "a pending session", at: location, raw: raw(), sourceID: s.last.sourceID)
+        case .durationNotFinite:
+            return try reject(Reject(source: location, reason: "session \"\(s.id)\" lasts from \(s.samples[0].t) s to "
+                + "\(s.samples[s.samples.count - 1].t) s: its duration is not a finite number of milliseconds "
+                + "(are the times in seconds?)", raw: raw()), sourceID: s.last.sourceID)
         }
         if let id = try writer.insert(s) {
             state.sessionsNew += 1
@@ -376,6 +414,9 @@ public final class Ingester {
         try writeReplayed(all: false)
         guard writer.batchIsDue(options) else { return }
         try writeReplayed(all: true)
-        try writer.commitBatch()
+        try writer.commitBatch {
+            committedBatches += 1
+            committedSessions = state.sessionsNew
+        }
     }
 }

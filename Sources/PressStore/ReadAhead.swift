@@ -4,6 +4,7 @@
 // line for a reject found later (by session assembly).
 import Dispatch
 import PressCore
+import Synchronization
 import PressFormats
 
 /// How a batch of items ended.
@@ -76,24 +77,36 @@ struct ReadChunk: @unchecked Sendable {
 
 /// Runs `source.next()` on a thread of its own, handing items over in chunks through a
 /// `BlockingQueue`. Only the reader thread touches the source and its input until it has
-/// finished; a batch is one chunk.
+/// finished; a batch is one chunk. A chunk is handed over when it is full, at the end, and
+/// when the input is about to make the reader wait (`ByteInput.beforeWaiting`: a stalled pipe),
+/// so what was read is ingested — and committed — while the writer stalls.
 ///
-///     var feed = ReadAheadFeed(source, input: input)
+///     var feed = ReadAheadFeed(source, input: input, idleTimeout: .milliseconds(100))
 ///     while try feed.nextBatch({ item, raw in … }) != .end {}
-///     source = feed.finish()
+///     source = feed.finish() ?? source
 final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendable {
     /// Items per chunk: small enough that the consumer starts at once, large enough that the
     /// hand-over (a lock and a wake-up) costs nothing per item.
     static var chunkItems: Int { 2_048 }
     /// Chunks read ahead at most (memory stays flat: a few MB).
     static var chunksAhead: Int { 8 }
+    /// How long `finish` waits for a reader that was stopped early to end: a reader blocked in
+    /// `read(2)` on a stalled pipe is left to end when its input does.
+    static var stopWait: DispatchTimeInterval { .milliseconds(100) }
 
-    /// How long `nextBatch` waits for a chunk before it returns `.idle`; nil: for ever. (A stalled
-    /// pipe then still gives the loop its batch boundaries: commits on time, a stop request.)
+    /// How long `nextBatch` waits for a chunk before it returns `.idle` — when the reader waits
+    /// for input — nil: for ever. (A stalled pipe then still gives the loop its batch
+    /// boundaries: commits on time, a stop request. A reader that is only slow gives none: the
+    /// batches stay what they are without a stall.)
     let idleTimeout: Duration?
+    /// Set by the reader just before a read that will wait for input, cleared when an item is
+    /// read after it.
+    private let readerWaits = Atomic<Bool>(false)
     /// Touched by the reader thread only, until `finished` is signalled.
     private var source: Source
     private let input: ByteInput
+    /// The chunk being filled; touched by the reader thread only.
+    private var chunk = ReadChunk(capacity: 0)
     private let queue = BlockingQueue<ReadChunk>(capacity: ReadAheadFeed.chunksAhead)
     private let finished = DispatchSemaphore(value: 0)
     private var sawLast = false
@@ -106,18 +119,32 @@ final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendabl
         ThreadWork { self.read() }.start()
     }
 
+    /// Hands over the chunk being filled, if it holds anything (false: the queue is closed).
+    @discardableResult
+    private func handOver() -> Bool {
+        guard !chunk.items.isEmpty else { return true }
+        chunk.bytesRead = input.bytesRead
+        let accepted = queue.push(chunk)
+        chunk = ReadChunk(capacity: Self.chunkItems)
+        return accepted
+    }
+
     private func read() {
-        var chunk = ReadChunk(capacity: Self.chunkItems)
+        chunk = ReadChunk(capacity: Self.chunkItems)
+        input.beforeWaiting = { [unowned self] in
+            self.handOver()
+            self.readerWaits.store(true, ordering: .releasing)
+        }
         while true {
             do {
-                guard let item = try source.next() else { chunk.isLast = true; break }
+                let next = try source.next()
+                readerWaits.store(false, ordering: .releasing)
+                guard let item = next else { chunk.isLast = true; break }
                 if case .touch = item { source.withLastRawBytes { chunk.raw.append(contentsOf: $0) } }
                 chunk.rawEnds.append(chunk.raw.count)
                 chunk.items.append(item)
                 if chunk.items.count == Self.chunkItems {
-                    chunk.bytesRead = input.bytesRead
-                    guard queue.push(chunk) else { chunk = ReadChunk(capacity: 0); chunk.isLast = true; break }
-                    chunk = ReadChunk(capacity: Self.chunkItems)
+                    guard handOver() else { chunk = ReadChunk(capacity: 0); chunk.isLast = true; break }
                 }
             } catch {
                 chunk.error = error
@@ -125,13 +152,17 @@ final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendabl
                 break
             }
         }
+        // Before the last chunk goes: once it is taken the ingesting thread reads the input.
+        input.beforeWaiting = nil
         chunk.bytesRead = input.bytesRead
         queue.push(chunk, force: true)
         finished.signal()
     }
 
     func nextBatch(_ body: (RecordItem, () -> String) throws -> Void) throws -> FeedBatch {
-        guard let chunk = queue.pop(timeout: idleTimeout) else { return .idle }
+        var next = queue.pop(timeout: idleTimeout)
+        while next == nil, idleTimeout != nil, !readerWaits.load(ordering: .acquiring) { next = queue.pop(timeout: idleTimeout) }
+        guard let chunk = next else { return .idle }
         if chunk.isLast { sawLast = true }
         for i in chunk.items.indices { try body(chunk.items[i], { chunk.rawText(i) }) }
         bytesRead = chunk.bytesRead
@@ -140,12 +171,15 @@ final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendabl
     }
 
     /// Stops the reader (when the consumer gives up early), waits for its thread to end, and
-    /// returns the source as the reader left it.
-    func finish() -> Source {
+    /// returns the source as the reader left it. A reader stopped early that does not end within
+    /// `stopWait` — it waits for a stalled pipe — is left to end when its input does (it holds
+    /// its own references, and pushes nothing more): nil, and the source must not be used again.
+    func finish() -> Source? {
         if !sawLast {
             queue.close()
-            while let c = queue.pop(), !c.isLast {}
+            while let c = queue.pop(timeout: .zero), !c.isLast {}
             sawLast = true
+            return finished.wait(timeout: .now() + Self.stopWait) == .success ? source : nil
         }
         finished.wait()
         return source

@@ -3,6 +3,9 @@
 //   percentile(x, f)         aggregate: the f-quantile (0 ≤ f ≤ 1) of the non-null x in the group,
 //                            Hyndman & Fan type 7 (R's and NumPy's default: linear interpolation
 //                            between order statistics at h = (n − 1)·f). NULL for an empty group.
+//                            With ±inf among the values: the weighted mean of the two order
+//                            statistics, so ±inf where one is weighted (`Percentile.type7`);
+//                            NULL only when −inf and +inf both are.
 //   wilson_low(k, n [, z])   lower end of the Wilson score interval for k successes in n trials
 //   wilson_high(k, n [, z])  upper end; z defaults to 1.959963984540054 (two-sided 95 %).
 //                            Wilson, E. B. (1927), "Probable inference, the law of succession,

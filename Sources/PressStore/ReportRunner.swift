@@ -145,7 +145,7 @@ public final class ReportRunner {
         for (name, version) in try currentVersions() {
             cfg.reset(); cfg.bind(1, name); cfg.bind(2, version); try cfg.run()
         }
-        let p = { (key: String) in "(SELECT value FROM temp.report_params WHERE key = '\(key)')" }
+        let p = Self.parameter
         let sequences = filter.pressSequences || (filter.signal.map { $0.needsSequences } ?? false)
         let equalities = ReportFilter.filterKeys.map { "(\(p($0)) IS NULL OR r.\($0) = \(p($0)))" }.joined(separator: "\n      AND ")
         // report_world: the results of one world — each session under its own configuration, or
@@ -189,6 +189,9 @@ public final class ReportRunner {
             """)
     }
 
+    /// The SQL reading the command-line value `key` from `temp.report_params` (NULL when not given).
+    static func parameter(_ key: String) -> String { "(SELECT value FROM temp.report_params WHERE key = '\(key)')" }
+
     /// Number of rows `report_input` holds.
     public func inputCount() throws -> Int {
         Int(try db.prepare("SELECT count(*) FROM temp.report_input").scalarInt() ?? 0)
@@ -204,6 +207,54 @@ public final class ReportRunner {
             """)
         var out: [(String, Int)] = []
         while try s.step() { out.append((s.text(0), s.int(1))) }
+        return out
+    }
+
+    /// A configuration whose results in `report_input` cover only part of the sessions the
+    /// report selects: what a replay stopped half-way (a killed `pressdb config add` or ingest)
+    /// leaves, and what the report's figures would otherwise hide.
+    public struct PartialCoverage: Sendable, Hashable {
+        /// The configuration and its current version (the one reports read).
+        public var config: String
+        public var version: String
+        /// Sessions the command line selects (its filters on session attributes and
+        /// touch-down time) that belong to `config`: those naming it (or, naming none, replayed
+        /// under it as their own); with `replayedAs`, every selected session.
+        public var selected: Int
+        /// Of those, the ones with a result of `version` (the rows `report_input` holds).
+        public var covered: Int
+    }
+
+    /// The configurations whose results cover fewer sessions than the report selects, by name.
+    /// Empty when `--where outcome=…` is given (an outcome is a result's, so sessions without
+    /// one cannot be counted), or, with `replayedAs`, `--where config=…`.
+    /// - Throws: `DatabaseError`.
+    public func partialCoverage() throws -> [PartialCoverage] {
+        let p = Self.parameter
+        guard filter.equals["outcome"] == nil, filter.replayedAs == nil || filter.equals["config"] == nil else { return [] }
+        let attributes = ReportFilter.filterKeys.filter { $0 != "outcome" && $0 != "config" }
+            .map { "(\(p($0)) IS NULL OR s.\($0) = \(p($0)))" }.joined(separator: " AND ")
+        // A session's own configuration: the one it names, else the one its own result was
+        // replayed under (the ingest's --config or spring-press).
+        let own = """
+            coalesce(s.config, (SELECT r.config FROM main.results AS r WHERE r.session_id = s.id AND r.counterfactual = 0
+                                ORDER BY r.rowid DESC LIMIT 1))
+            """
+        let s = try db.prepare("""
+            WITH selected AS (
+                SELECT CASE WHEN \(p("replayed_as")) IS NULL THEN \(own) ELSE \(p("replayed_as")) END AS config
+                FROM main.sessions AS s
+                WHERE (\(p("since")) IS NULL OR s.t0 >= \(p("since"))) AND (\(p("until")) IS NULL OR s.t0 <= \(p("until")))
+                  AND \(attributes)
+            )
+            SELECT c.name, c.version, count(*) AS selected,
+                   (SELECT count(*) FROM temp.report_input AS i WHERE i.config = c.name) AS covered
+            FROM selected JOIN temp.current_configs AS c ON c.name = selected.config
+            WHERE \(p("config")) IS NULL OR \(p("replayed_as")) IS NOT NULL OR selected.config = \(p("config"))
+            GROUP BY c.name, c.version HAVING covered < count(*) ORDER BY c.name
+            """)
+        var out: [PartialCoverage] = []
+        while try s.step() { out.append(PartialCoverage(config: s.text(0), version: s.text(1), selected: s.int(2), covered: s.int(3))) }
         return out
     }
 

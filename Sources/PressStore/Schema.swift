@@ -1,6 +1,9 @@
 // Opening a pressdb database: the embedded migrations, applied in order, each in its own
 // transaction, the version recorded in `PRAGMA user_version`.
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A schema migration: its number (1, 2, …, from the file name `NNNN_name.sql`), name and SQL.
 public struct Migration: Sendable, Hashable {
@@ -68,7 +71,11 @@ public enum Schema {
     /// - Throws: `SchemaError.newerDatabase`, `DatabaseError`.
     public static func open(path: String, migrations: [Migration]? = nil) throws -> Database {
         let all = try migrations ?? embedded()
-        let db = try Database(path: path)
+        // A file whose mode grants no write permission (chmod 0444) is opened read-only, as
+        // SQLite opens it for a user the kernel refuses: its readers work, every write fails
+        // with SQLITE_READONLY. Root passes every permission check, so without this a database
+        // its owner protected would be written anyway.
+        let db = try Database(path: path, readOnly: grantsNoWritePermission(path))
         let version = try db.userVersion
         if version > all.count {
             throw SchemaError.newerDatabase(path: path, version: version, known: all.count)
@@ -90,6 +97,12 @@ public enum Schema {
         return db
     }
 
+    /// Whether the file at `path` exists and its mode has no write bit (owner, group or other).
+    static func grantsNoWritePermission(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0
+    }
+
     /// Turns on WAL mode unless the file already uses it. Switching the journal mode needs an
     /// exclusive lock and SQLite does not call the busy handler for it, so two processes creating
     /// the same new database at once would see SQLITE_BUSY at once: retry, polling every
@@ -106,6 +119,42 @@ public enum Schema {
                 waited += Database.busyPollMilliseconds
             }
         }
+    }
+
+    /// The files of the database at `path`: the database itself and its WAL and shared-memory
+    /// files (`-wal`, `-shm`).
+    public static func files(of path: String) -> [String] { [path, path + "-wal", path + "-shm"] }
+
+    /// Removes the database at `path` (with its `-wal` and `-shm`) when nothing was ever
+    /// committed to it, as when creating it failed on a full disk: a command that created a
+    /// database and could store nothing leaves no file behind. Returns whether it removed it.
+    ///
+    /// Nothing was committed when the WAL holds no frame (it is missing or empty) and the
+    /// database file is empty or has never had a schema: its schema cookie, the 4-byte
+    /// big-endian integer at offset 40 of the 100-byte header, is still 0 (the file format,
+    /// sqlite.org/fileformat2.html §1.3.9: every schema change increments it). The file is read
+    /// directly because a connection cannot: on a full disk SQLite fails to size the -shm file
+    /// before it reads anything (SQLITE_IOERR_SHMSIZE). Another process that created the same
+    /// file at the same moment and committed something keeps it; one that has opened it and not
+    /// committed yet would lose the file (on a disk too full for a schema it fails as well).
+    @discardableResult
+    public static func removeIfNothingCommitted(path: String) -> Bool {
+        func size(_ file: String) -> Int? {
+            var st = stat()
+            return stat(file, &st) == 0 ? Int(st.st_size) : nil
+        }
+        guard let databaseSize = size(path), (size(path + "-wal") ?? 0) == 0 else { return false }
+        if databaseSize > 0 {
+            guard databaseSize >= 100 else { return false }
+            let fd = Glibc.open(path, O_RDONLY)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var header = [UInt8](repeating: 0, count: 100)
+            guard pread(fd, &header, 100, 0) == 100, header.starts(with: Array("SQLite format 3\u{0}".utf8)),
+                  header[40..<44].allSatisfy({ $0 == 0 }) else { return false }
+        }
+        for file in files(of: path) { unlink(file) }
+        return true
     }
 
     /// Opens `path` read-only (`SQLITE_OPEN_READONLY` and `PRAGMA query_only`). The database

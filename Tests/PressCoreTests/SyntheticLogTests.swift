@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import PressCore
 
@@ -57,23 +60,26 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
         #expect(zip(a, c).filter { $0.samples == $1.samples }.count < 5)
     }
 
-    // 10,000 sessions split 50/50: the count of A is Binomial(10000, 0.5), σ = √(10000·0.25) = 50,
-    // so a 4σ band is 4800…5200. For 70/30, σ = √(10000·0.21) = 45.83, band 7000 ± 183.
+    // 10,000 sessions split 50/50, each drawing its own arm (--assign session): the count of A is
+    // Binomial(10000, 0.5), σ = √(10000·0.25) = 50, so a 4σ band is 4800…5200. For 70/30,
+    // σ = √(10000·0.21) = 45.83, band 7000 ± 183.
     @Test func splitIsNearItsShares() throws {
-        let even = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 3))
+        let even = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 3, assignment: .session))
         let a = even.filter { $0.attributes.variant == "A" }.count
         #expect((4800...5200).contains(a))
         #expect(even.allSatisfy { ($0.attributes.variant == "A" && $0.attributes.config == "spring-press") || ($0.attributes.variant == "B" && $0.attributes.config == "expand-delayed-click") })
-        var c = SyntheticLogConfiguration(sessions: 10_000, seed: 3)
+        var c = SyntheticLogConfiguration(sessions: 10_000, seed: 3, assignment: .session)
         c.arms[0].weight = 70; c.arms[1].weight = 30
         let skewed = try sessions(c).filter { $0.attributes.variant == "A" }.count
         #expect((6817...7183).contains(skewed))
     }
 
     // The arm comes from its own random stream: changing the split changes which arm sessions
-    // fall in, and nothing else — the fingers are the same touch for touch.
-    @Test func armIsDrawnIndependentlyOfTheFinger() throws {
-        var c = SyntheticLogConfiguration(sessions: 2000, seed: 5)
+    // (or users) fall in, and nothing else — the fingers are the same touch for touch, the
+    // users' traits included.
+    @Test(arguments: SyntheticAssignment.allCases)
+    func armIsDrawnIndependentlyOfTheFinger(assignment: SyntheticAssignment) throws {
+        var c = SyntheticLogConfiguration(sessions: 2000, seed: 5, assignment: assignment)
         let even = try sessions(c)
         c.arms[0].weight = 9; c.arms[1].weight = 1
         let skewed = try sessions(c)
@@ -126,7 +132,7 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
     }
 
     @Test func behavioursLookLikeTheirNames() throws {
-        let all = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 17))
+        let all = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 17, assignment: .session))
         let margin = FingerModel().retentionMargin
         func inside(_ s: SyntheticSample, _ f: Rect, grownBy m: Double) -> Bool {
             s.x >= f.x - m && s.x <= f.x + f.width + m && s.y >= f.y - m && s.y <= f.y + f.height + m
@@ -160,7 +166,7 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
     // Tap durations are log-normal with median 0.090 s: half of them are shorter. The fraction
     // is binomial; 4σ on n taps is 4·√(0.25/n).
     @Test func tapDurationMedian() throws {
-        let taps = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 23)).filter { $0.behavior == .tap }
+        let taps = try sessions(SyntheticLogConfiguration(sessions: 10_000, seed: 23, assignment: .session)).filter { $0.behavior == .tap }
         let shorter = taps.filter { $0.samples.last!.t - $0.samples[0].t < 0.090 }.count
         let n = Double(taps.count)
         #expect(abs(Double(shorter) / n - 0.5) < 4 * (0.25 / n).squareRoot())
@@ -169,7 +175,7 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
     // An A/A log has no real difference; an effect makes one: +0.05 drag_out in B only.
     // Expected drag_out shares 0.025·(1 − 0.12) ≈ 0.022 in A and 0.075·0.88 ≈ 0.066 in B.
     @Test func effectChangesOnlyItsArm() throws {
-        var c = SyntheticLogConfiguration(sessions: 10_000, seed: 29)
+        var c = SyntheticLogConfiguration(sessions: 10_000, seed: 29, assignment: .session)
         c.arms[1].behaviors = try #require(c.arms[1].behaviors.adjusting(.dragOut, by: 0.05))
         let all = try sessions(c)
         func share(_ v: String) -> Double {
@@ -212,5 +218,94 @@ private func sessions(_ c: SyntheticLogConfiguration) throws -> [SyntheticSessio
         // 1000 sessions, 20 per user on average: 50 users u1…u50.
         #expect(Set(all.map { $0.attributes[.user] }).count <= 50)
         #expect(all.contains { $0.id.hasSuffix("-0001") })
+    }
+}
+
+/// Users of a log (`--assign user`, the default): every user's sessions, by user id.
+private func byUser(_ all: [SyntheticSession]) -> [String: [SyntheticSession]] {
+    Dictionary(grouping: all) { $0.attributes[.user]! }
+}
+
+@Suite struct SyntheticUserAssignmentTests {
+    // 20,000 sessions, 1,000 users: each user keeps one variant and one set of traits; the number
+    // of users in A is Binomial(1000, 0.5) (σ = √250 = 15.8, 4σ band 437…563).
+    @Test func usersKeepTheirVariantAndTraits() throws {
+        let users = byUser(try sessions(SyntheticLogConfiguration(sessions: 20_000, seed: 41)))
+        #expect(users.count > 990 && users.count <= 1000)
+        for (_, s) in users {
+            #expect(Set(s.map { $0.attributes.variant }).count == 1)
+            #expect(Set(s.map { $0.traits }).count == 1 && s[0].traits != nil)
+            #expect(Set(s.map { $0.attributes.config }).count == 1)
+        }
+        let inA = users.values.filter { $0[0].attributes.variant == "A" }.count
+        #expect((437...563).contains(inA), "\(inA) of \(users.count) users in A")
+        // Per session nobody has traits, and users meet both arms.
+        let mixed = byUser(try sessions(SyntheticLogConfiguration(sessions: 2000, seed: 41, assignment: .session)))
+        #expect(mixed.values.allSatisfy { $0.allSatisfy { $0.traits == nil } })
+        #expect(mixed.values.filter { Set($0.map { $0.attributes.variant }).count == 2 }.count > 90)
+    }
+
+    // The traits' distributions (docs/generator.md): the drag-off multiplier χ²₁ — mean 1,
+    // variance 2, so the mean of 1,000 has σ = √(2/1000) = 0.045 (4σ: ±0.18); its quartiles
+    // 0.1015 and 1.3233 (scipy.stats.chi2.ppf(0.25 / 0.75, 1)), so a quarter of the users below
+    // the first, σ = √(0.1875/1000) = 0.0137 (4σ: ±0.055); ln(duration factor) normal with
+    // σ = 0.25: its mean within 4·0.25/√1000 = 0.032 of 0, its SD within 0.025 of 0.25
+    // (SE ≈ 0.25/√2000 = 0.0056).
+    @Test func traitsFollowTheirDistributions() throws {
+        let users = byUser(try sessions(SyntheticLogConfiguration(sessions: 20_000, seed: 43)))
+        let traits = users.values.map { $0[0].traits! }
+        let m = traits.map(\.dragOffMultiplier), n = Double(m.count)
+        #expect(abs(m.reduce(0, +) / n - 1) < 0.18)
+        #expect(abs(Double(m.filter { $0 < 0.10153104 }.count) / n - 0.25) < 0.055)
+        #expect(abs(Double(m.filter { $0 > 1.3233037 }.count) / n - 0.25) < 0.055)
+        let l = traits.map { log($0.durationFactor) }
+        let mean = l.reduce(0, +) / n
+        let squares = l.map { ($0 - mean) * ($0 - mean) }.reduce(0, +)
+        let sd = (squares / (n - 1)).squareRoot()
+        #expect(abs(mean) < 0.032 && abs(sd - 0.25) < 0.025, "ln f: mean \(mean), sd \(sd)")
+    }
+
+    // The traits act on the fingers. Drag-outs: a user's non-flick touch drags out with
+    // probability 0.025·m, so among users with m < 0.5 (52 % of them: scipy.stats.chi2.cdf(0.5, 1))
+    // the expected count is Σ 0.025·m·n′ over those users (n′ their non-flick touches), and
+    // likewise for m > 2; the counts are sums of Bernoulli draws, so each lies within 4√E of E.
+    // Without the multiplier the low group would drag out about 6 times as often as expected and
+    // the high group about a quarter as often. Durations: a tap lasts the user's median
+    // 0.090·f times e^(σ_w Z), σ_w = √(0.45² − 0.25²) = 0.3742; over all users ln(duration) keeps
+    // the model's σ 0.45 (the 0.02 s and 1.5 s clamps cut 0.04 % of taps).
+    @Test func traitsShapeWhatFingersDo() throws {
+        let users = byUser(try sessions(SyntheticLogConfiguration(sessions: 20_000, seed: 47)))
+        for (range, label) in [(0.0..<0.5, "m < 0.5"), (2.0..<Double.infinity, "m > 2")] {
+            var expected = 0.0, observed = 0
+            for (_, s) in users where range.contains(s[0].traits!.dragOffMultiplier) {
+                let touches = s.filter { $0.behavior != .flick }
+                expected += 0.025 * s[0].traits!.dragOffMultiplier * Double(touches.count)
+                observed += touches.filter { $0.behavior == .dragOut }.count
+            }
+            #expect(abs(Double(observed) - expected) <= 4 * expected.squareRoot(), "\(label): \(observed) drag-outs, \(expected) expected")
+        }
+        var within: [Double] = [], all: [Double] = []
+        for (_, s) in users {
+            let median = 0.090 * s[0].traits!.durationFactor
+            for t in s where t.behavior == .tap {
+                let d = Double(t.samples.last!.microseconds - t.samples[0].microseconds) / 1e6
+                within.append(log(d / median)); all.append(log(d))
+            }
+        }
+        func sd(_ x: [Double]) -> Double {
+            let m = x.reduce(0, +) / Double(x.count)
+            return (x.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(x.count - 1)).squareRoot()
+        }
+        #expect(abs(sd(within) - 0.3742) < 0.01, "within-user σ(ln d) \(sd(within))")
+        #expect(abs(sd(all) - 0.45) < 0.015, "σ(ln d) over users \(sd(all))")
+    }
+
+    // Two seeds share no session id and no user: their logs go into one database side by side.
+    @Test func seedsNeverShareIds() throws {
+        let a = try sessions(SyntheticLogConfiguration(sessions: 500, seed: 7))
+        let b = try sessions(SyntheticLogConfiguration(sessions: 500, seed: 8))
+        #expect(Set(a.map(\.id)).isDisjoint(with: b.map(\.id)))
+        #expect(Set(a.map { $0.attributes[.user]! }).isDisjoint(with: b.map { $0.attributes[.user]! }))
+        #expect(a.allSatisfy { $0.id.hasPrefix("s7-u") } && b.allSatisfy { $0.attributes[.user]!.hasPrefix("s8-u") })
     }
 }

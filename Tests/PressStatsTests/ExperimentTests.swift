@@ -28,8 +28,10 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
     //   stats.ttest_ind(latencyB, latencyA, equal_var=False) and its .confidence_interval(0.95)
     //   stats.mannwhitneyu(latencyB, latencyA, alternative='two-sided', method='exact')
     // and, written out in python from the published formulas, Newcombe's method 10 (Wilson limits
-    // with z = stats.norm.ppf(0.975)) and the delta-method relative interval
-    // (p_B − p_A)/p_A ± z √(p_B(1 − p_B)/n_B/p_A² + p_B² p_A(1 − p_A)/n_A/p_A⁴).
+    // with z = stats.norm.ppf(0.975)) and Katz's log interval of the relative difference,
+    // exp(ln(p_B/p_A) ± z √((1 − p_A)/(n_A p_A) + (1 − p_B)/(n_B p_B))) − 1 (changed on purpose in
+    // issue 15 item 16 from the linear delta-method interval, which can pass −100 %; statsmodels
+    // 0.15 `confint_proportions_2indep(55, 1000, 30, 1000, method='log', compare='ratio')` agrees).
     static func report(correction: MultipleComparisonCorrection = .none) throws -> ExperimentReport {
         let a = arm("A", sessions: 1000, taps: 900, cancels: 30, feedback: latencyA)
         let b = arm("B", sessions: 1000, taps: 930, cancels: 55, falseActions: 4, feedback: latencyB)
@@ -47,8 +49,8 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         expectClose(ci.upper, 0.043231793289270355, tolerance: 1e-12)
         expectClose(try #require(cancel.pValue), 0.0055857461875038865, tolerance: 1e-12)
         expectClose(try #require(cancel.relativeDifference), 0.8333333333333334, tolerance: 1e-12)
-        expectClose(try #require(cancel.relativeInterval).lower, 0.033759483623167275, tolerance: 1e-9)
-        expectClose(try #require(cancel.relativeInterval).upper, 1.6329071830434994, tolerance: 1e-9)
+        expectClose(try #require(cancel.relativeInterval).lower, 0.1853103189300895, tolerance: 1e-9)
+        expectClose(try #require(cancel.relativeInterval).upper, 1.8356381087992133, tolerance: 1e-9)
         #expect(cancel.test.hasPrefix("two-proportion z-test"))
         #expect(cancel.verdict == .worse)                 // more cancels: worse
         let tap = try row(r, .tapRate)
@@ -155,11 +157,13 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         #expect(tap.test.hasPrefix("McNemar (χ² with continuity correction)"))
         #expect(tap.verdict == .worse)            // fewer "taps" (approvals) under B
         #expect(tap.pairedCounts?.controlOnly == 150 && tap.pairedCounts?.treatmentOnly == 86)
-        // Relative difference with the covariance (a/n − p_A p_B)/n: python3 gives
-        // −0.0677966101694914 (−0.09859212274768618, −0.03700109759129662).
+        // Relative difference on the log scale with the covariance (a/n − p_A p_B)/n (changed on
+        // purpose in issue 15 item 16 from the linear interval): in numpy, SE(L) =
+        // √(Var_B/p_B² + Var_A/p_A² − 2 Cov/(p_A p_B)) = 0.01685499656158105 and
+        // exp(ln(0.55/0.59) ± 1.959964·SE) − 1 = (−0.0980890103564212, −0.03648678196624746).
         expectClose(try #require(tap.relativeDifference), -0.0677966101694914, tolerance: 1e-12)
-        expectClose(try #require(tap.relativeInterval).lower, -0.09859212274768618, tolerance: 1e-9)
-        expectClose(try #require(tap.relativeInterval).upper, -0.03700109759129662, tolerance: 1e-9)
+        expectClose(try #require(tap.relativeInterval).lower, -0.0980890103564212, tolerance: 1e-9)
+        expectClose(try #require(tap.relativeInterval).upper, -0.03648678196624746, tolerance: 1e-9)
     }
 
     // A tiny paired set: A = 10, 20, …, 80 and differences 1, −2, 3, 4, −5, 6, 7, 8 (no zeros,

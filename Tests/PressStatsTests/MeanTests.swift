@@ -50,16 +50,17 @@ struct MeanTests {
         #expect(shifted.pValue == 0 && shifted.t == .infinity)
     }
 
-    /// Relative difference of the means above: 4/3 = 1.333333; Var ≈ (14/6)/3² + 7²·(2.5/5)/3⁴ =
-    /// 0.2592593 + 0.3024691 = 0.5617284; SE = 0.7494854; 4/3 ± 1.959964 · SE = −0.1356311 to 2.8022978
-    /// (python3).
-    @Test("Mean comparison: relative difference by the delta method (by hand)")
+    /// Relative difference of the means above, x̄_B/x̄_A − 1 = 7/3 − 1 = 4/3, on the log scale (changed
+    /// on purpose in issue 15 item 16; before, a linear interval that could pass −100 %): in numpy,
+    /// SE(L) = √(Var(x̄_B)/x̄_B² + Var(x̄_A)/x̄_A²) = √((14/6)/7² + (2.5/5)/3²) = 0.3212080372198105
+    /// and exp(ln(7/3) ± 1.959964·SE) − 1 = (0.24326586058811522, 3.379147386761671).
+    @Test("Mean comparison: relative difference by the delta method on the log scale (numpy)")
     func relative() throws {
         let c = try MeanComparison(control: MeanSummary(values: [1, 2, 3, 4, 5]), treatment: MeanSummary(values: [2, 4, 6, 8, 10, 12]))
         let r = try #require(c.relativeDifference)
         expectClose(r.estimate, 4.0 / 3, tolerance: 1e-14)
-        expectClose(r.standardError, 0.7494854201795579, tolerance: 1e-12)
-        expectClose(r.interval.lower, -0.1356310971564696, tolerance: 1e-10)
-        expectClose(r.interval.upper, 2.802297763823136, tolerance: 1e-10)
+        expectClose(r.standardError, 0.3212080372198105, tolerance: 1e-12)
+        expectClose(r.interval.lower, 0.24326586058811522, tolerance: 1e-10)
+        expectClose(r.interval.upper, 3.379147386761671, tolerance: 1e-10)
     }
 }

@@ -108,20 +108,41 @@ struct ProportionTests {
         #expect(try FisherExactTest(a: 2, b: 2, c: 2, d: 2).pValue == 1)
     }
 
-    /// By hand, for 40/200 vs 60/200: (0.3 − 0.2)/0.2 = 0.5; Var ≈ (0.3·0.7/200)/0.2² +
-    /// 0.3²·(0.2·0.8/200)/0.2⁴ = 0.02625 + 0.045 = 0.07125; SE = 0.2669270;
-    /// 0.5 ± 1.959964 · 0.2669270 = −0.0231672 to 1.0231672 (python3).
-    @Test("Relative difference with a delta-method interval (by hand)")
+    /// 40/200 vs 60/200: the relative difference p_B/p_A − 1 = 0.5 with Katz's log interval
+    /// (changed on purpose in issue 15 item 16: before, a linear delta-method interval that could
+    /// pass −100 %). SE(ln RR) = √((1 − 0.2)/(200·0.2) + (1 − 0.3)/(200·0.3)) = 0.17795130420052185
+    /// and exp(ln 1.5 ± 1.959964·SE) − 1 = (0.05832446157032214, 1.1260020737510792), in numpy;
+    /// statsmodels 0.15 `confint_proportions_2indep(60, 200, 40, 200, method='log',
+    /// compare='ratio')` gives the ratio (1.058324461570322, 2.1260020737510796), the same.
+    @Test("Relative difference with Katz's log interval (numpy, statsmodels)")
     func relativeDifference() throws {
-        let r = try RelativeDifference(control: Proportion(successes: 40, trials: 200),
-                                       treatment: Proportion(successes: 60, trials: 200))
+        let c = try ProportionComparison(control: Proportion(successes: 40, trials: 200),
+                                         treatment: Proportion(successes: 60, trials: 200))
+        let r = try #require(c.relativeDifference)
         expectClose(r.estimate, 0.5, tolerance: 1e-14)
-        expectClose(r.standardError, 0.2669269563, tolerance: 1e-9)
-        expectClose(r.interval.lower, -0.0231672209, tolerance: 1e-9)
-        expectClose(r.interval.upper, 1.0231672209, tolerance: 1e-9)
-        #expect(throws: StatsError.self) {
-            try RelativeDifference(control: Proportion(successes: 0, trials: 10), treatment: Proportion(successes: 1, trials: 10))
-        }
+        expectClose(r.standardError, 0.17795130420052185, tolerance: 1e-12)
+        expectClose(r.interval.lower, 0.05832446157032214, tolerance: 1e-10)
+        expectClose(r.interval.upper, 1.1260020737510792, tolerance: 1e-10)
+        // p̂_A = 0 or p̂_B = 0: the log scale is undefined, so no interval.
+        #expect(try ProportionComparison(control: Proportion(successes: 0, trials: 10),
+                                         treatment: Proportion(successes: 1, trials: 10)).relativeDifference == nil)
+        #expect(try ProportionComparison(control: Proportion(successes: 3, trials: 10),
+                                         treatment: Proportion(successes: 0, trials: 10)).relativeDifference == nil)
+    }
+
+    /// Issue 15 item 16: on a small demo the linear interval read `+76.5 % (−329.0, +482.0)`. The
+    /// log interval of any counts stays above −100 %: 2/30 against 1/30 (a very noisy ratio) gives
+    /// (−95.2 %, +422 %) in numpy, exp(ln 0.5 ± 1.959964·√(28/60 + 29/30)) − 1 =
+    /// (−0.952148523353493, 4.224499169520389); statsmodels' `confint_proportions_2indep(1, 30, 2,
+    /// 30, method='log', compare='ratio')` gives the ratio (0.047851476646506956, 5.22449916952039).
+    @Test("A relative interval never passes −100 %")
+    func relativeIntervalStaysInRange() throws {
+        let c = try ProportionComparison(control: Proportion(successes: 2, trials: 30),
+                                         treatment: Proportion(successes: 1, trials: 30))
+        let i = try #require(c.relativeDifference).interval
+        #expect(i.lower > -1)
+        expectClose(i.lower, -0.952148523353493, tolerance: 1e-10)
+        expectClose(i.upper, 4.224499169520389, tolerance: 1e-10)
     }
 
     @Test("Proportion comparison switches to Fisher's exact test when a cell is below 5")

@@ -115,7 +115,8 @@ private func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
 }
 
 @Suite struct AAComparisonTests {
-    // An A/A experiment: both arms spring-press, no effect, so every "better"/"worse" on
+    // An A/A experiment with the arm drawn per session (`--assign session`, whose sessions are the
+    // generator's before per-user assignment): both arms spring-press, no effect, so every "better"/"worse" on
     // cancel_rate is a false positive. A verdict needs p < α = 0.05 (pooled z-test here: no cell
     // is below 5) AND Newcombe's interval excluding 0, so the rule's exact size is a little under
     // α. Computed with python3 (scipy.stats.binom), summing over every outcome — arm sizes
@@ -144,7 +145,8 @@ private func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
         for seed in 1...200 {
             let configuration = SyntheticLogConfiguration(
                 sessions: 1000, seed: UInt64(seed),
-                arms: [SyntheticArm(variant: "A", config: "spring-press"), SyntheticArm(variant: "B", config: "spring-press")])
+                arms: [SyntheticArm(variant: "A", config: "spring-press"), SyntheticArm(variant: "B", config: "spring-press")],
+                assignment: .session)
             var generator = try SyntheticSessionGenerator(configuration)
             var counts = [ArmEventCounts(sessions: 0, taps: 0, cancels: 0, scrollAborts: 0, falseActions: 0, unseenPresses: 0),
                           ArmEventCounts(sessions: 0, taps: 0, cancels: 0, scrollAborts: 0, falseActions: 0, unseenPresses: 0)]
@@ -197,4 +199,264 @@ private func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
         // counted twice (z × √2, Σz² ≈ 400) or correlated within a seed would push it out.
         #expect(sumOfSquaredZ > 140.66 && sumOfSquaredZ < 272.42, "Σz² = \(sumOfSquaredZ) over 200 seeds")
     }
+}
+
+/// One histogram per user as sorted (value, count) pairs, for comparing lists built in different orders.
+private func canonical(_ histograms: [UnitHistogram]) -> [[Double]] {
+    histograms.map { h in zip(h.values, h.counts).sorted { $0.0 < $1.0 }.flatMap { [$0.0, Double($0.1)] } }
+        .sorted { $0.lexicographicallyPrecedes($1) }
+}
+
+private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String) {
+    #expect(a.units == b.units, "\(what): units")
+    for (x, y) in [(a.denominatorSum, b.denominatorSum), (a.numeratorSum, b.numeratorSum),
+                   (a.denominatorSumOfSquares, b.denominatorSumOfSquares), (a.numeratorSumOfSquares, b.numeratorSumOfSquares),
+                   (a.sumOfProducts, b.sumOfProducts)] {
+        #expect(abs(x - y) <= 1e-9 * max(1, abs(y)), "\(what): \(x) against \(y)")
+    }
+}
+
+@Suite struct ComparisonByUserReaderTests {
+    // The per-user sums SQL computes equal PressStats' own sums of each user's sessions, counted
+    // here from the stored sessions replayed one by one in Swift (UserArm(name:users:)), and so do
+    // the users' latency histograms.
+    @Test func observedUserArmsMatchSessionsReplayedInSwift() throws {
+        let (path, store) = try database(SyntheticLogConfiguration(sessions: 800, seed: 6))
+        let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+        var users: [String: [String: UserSessions]] = [:]   // variant → user → sessions
+        for s in try store.sessions().all() {
+            let configuration = try #require(replayer.catalog.resolve(replayer.configurationName(of: s)))
+            let r = try replayer.result(of: s, under: configuration, counterfactual: false)
+            let v = try #require(s.variant), u = try #require(s.attributes[.user])
+            var e = users[v, default: [:]][u] ?? UserSessions(sessions: 0, events: [:], feedbackLatencies: [], actionLatencies: [])
+            e.sessions += 1
+            for event in SessionEvent.allCases where has(event, r) { e.events[event, default: 0] += 1 }
+            if let f = r.result.feedbackLatencyMs { e.feedbackLatencies.append(f) }
+            if let a = r.result.actionLatencyMs { e.actionLatencies.append(a) }
+            users[v, default: [:]][u] = e
+        }
+        let reader = try ObservedComparisonReader(path: path, by: "variant")
+        // Users are assigned per user: nobody is in both arms, and every session has a user.
+        let coverage = try reader.userCoverage("A", "B")
+        #expect(coverage.sessionsWithoutUser == 0 && coverage.usersInBothArms == 0)
+        #expect(coverage.users == users.values.reduce(0) { $0 + $1.count })
+        for name in ["A", "B"] {
+            let got = try reader.userArm(name, percentiles: true)
+            let expected = try UserArm(name: name, users: Array(try #require(users[name]).values))
+            #expect(got.users == expected.users && got.sessions == expected.sessions)
+            for e in SessionEvent.allCases { expectSameSums(try #require(got.events[e]), try #require(expected.events[e]), "\(name) \(e)") }
+            expectSameSums(got.feedbackLatency.summary, expected.feedbackLatency.summary, "\(name) feedback")
+            expectSameSums(got.actionLatency.summary, expected.actionLatency.summary, "\(name) action")
+            #expect(canonical(got.feedbackLatency.histograms) == canonical(expected.feedbackLatency.histograms))
+            #expect(canonical(got.actionLatency.histograms) == canonical(expected.actionLatency.histograms))
+            // Without percentile rows no histogram is read.
+            #expect(try reader.userArm(name, percentiles: false).feedbackLatency.histograms.isEmpty)
+        }
+        #expect(throws: ComparisonError.self) { try reader.userArm("C", percentiles: false) }
+        // The sums of disjoint users add: A's vector plus B's is the vector of both arms together,
+        // which is how partial aggregates merge before `UserArmSums.arm(_:sums:)` builds an arm.
+        func sums(_ condition: String) throws -> [Double] {
+            try UserArmSums.sumsRow(reader.runner.db, UserArmSums.sumsSQL(over: UserArmSums.perUserSQL(from: "temp.report_input", where: condition)), [])
+        }
+        let both = try sums("grp IN ('A', 'B')"), added = zip(try sums("grp = 'A'"), try sums("grp = 'B'")).map { $0 + $1 }
+        #expect(both.count == added.count && zip(both, added).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0)) })
+        let merged = UserArmSums.arm("A+B", sums: added)
+        #expect(merged.users == coverage.users && merged.sessions == 800)
+        // A log that draws the arm per session puts users in both arms.
+        let (sessionPath, _) = try database(SyntheticLogConfiguration(sessions: 800, seed: 6, assignment: .session))
+        let mixed = try ObservedComparisonReader(path: sessionPath, by: "variant").userCoverage("A", "B")
+        #expect(mixed.usersInBothArms > 30 && mixed.usersInBothArms <= mixed.users)
+    }
+
+    // Paired by user: the sums and McNemar tables equal PressStats' sums of each user's pairs,
+    // from every session replayed under both configurations in Swift.
+    @Test func pairedUserArmsMatchReplaysInSwift() throws {
+        let (_, store) = try database(SyntheticLogConfiguration(sessions: 500, seed: 10))
+        let pairing = try PairedComparison(store: store)
+        let a = PressConfiguration.springPress, b = PressConfiguration.longPressSafeArea
+        _ = try pairing.prepare(control: a, treatment: b, equals: ["variant": "A"])
+        var users: [String: UserPairs] = [:]
+        let none = PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
+        for s in try store.sessions().all() where s.variant == "A" {
+            let ra = try pairing.replayer.result(of: s, under: a, counterfactual: false)
+            let rb = try pairing.replayer.result(of: s, under: b, counterfactual: true)
+            let u = try #require(s.attributes[.user])
+            var p = users[u] ?? UserPairs(pairs: 0, events: [:], feedbackLatency: PairedLatencies(control: [], treatment: []),
+                                          actionLatency: PairedLatencies(control: [], treatment: []))
+            p.pairs += 1
+            for e in SessionEvent.allCases {
+                var t = p.events[e] ?? none
+                switch (has(e, ra), has(e, rb)) {
+                case (true, true): t.both += 1
+                case (true, false): t.controlOnly += 1
+                case (false, true): t.treatmentOnly += 1
+                case (false, false): t.neither += 1
+                }
+                p.events[e] = t
+            }
+            if let x = ra.result.feedbackLatencyMs, let y = rb.result.feedbackLatencyMs {
+                p.feedbackLatency.control.append(x); p.feedbackLatency.treatment.append(y)
+            }
+            if let x = ra.result.actionLatencyMs, let y = rb.result.actionLatencyMs {
+                p.actionLatency.control.append(x); p.actionLatency.treatment.append(y)
+            }
+            users[u] = p
+        }
+        let expected = try PairedUserArms(controlName: a.name, treatmentName: b.name, users: Array(users.values))
+        let got = try pairing.readByUser(control: a, treatment: b, equals: ["variant": "A"], percentiles: true)
+        #expect(got.users == expected.users && got.pairs == expected.pairs)
+        #expect(got.tables == expected.tables)
+        for e in SessionEvent.allCases {
+            let x = try #require(got.events[e]), y = try #require(expected.events[e])
+            expectSameSums(x.control, y.control, "\(e) A")
+            expectSameSums(x.treatment, y.treatment, "\(e) B")
+            #expect(abs(x.crossSumOfProducts - y.crossSumOfProducts) < 1e-9)
+        }
+        for (g, x) in [(got.feedbackLatency, expected.feedbackLatency), (got.actionLatency, expected.actionLatency)] {
+            expectSameSums(g.summary.control, x.summary.control, "latency A")
+            expectSameSums(g.summary.treatment, x.summary.treatment, "latency B")
+            #expect(abs(g.summary.crossSumOfProducts - x.summary.crossSumOfProducts) <= 1e-9 * max(1, x.summary.crossSumOfProducts))
+            #expect(canonical(g.histograms.map(\.control)) == canonical(x.histograms.map(\.control)))
+            #expect(canonical(g.histograms.map(\.treatment)) == canonical(x.histograms.map(\.treatment)))
+        }
+        #expect(try pairing.userCoverage(equals: ["variant": "A"]).sessionsWithoutUser == 0)
+    }
+}
+
+/// One user's totals for cancel_rate: sessions and sessions that ended in a cancel.
+private struct UserCancels { var sessions = 0, cancels = 0 }
+
+/// A population of 300 users × 20 presses (6,000 sessions, ⌈6000/20⌉ = 300 users) from the generator
+/// with per-user traits, every session under one arm `arm` (spring-press): each user's sessions and
+/// cancels (PressClassifier's outcome, what Replay.session reports), by user index.
+private func population(seed: UInt64, arm: SyntheticArm) throws -> [Int: UserCancels] {
+    var generator = try SyntheticSessionGenerator(SyntheticLogConfiguration(sessions: 6000, seed: seed, arms: [arm]))
+    var totals: [Int: UserCancels] = [:]
+    while let s = generator.next() {
+        let c = PressClassifier.classify(s.samples.map(\.touchSample), frame: s.attributes.frame,
+                                         container: try #require(s.attributes.container),
+                                         scrollAxis: s.attributes.scrollAxis ?? .vertical, configuration: .springPress)
+        // "s<seed>-u<k>" is user index k − 1.
+        let id = try #require(s.attributes[.user]?.split(separator: "u").last)
+        let user = try #require(Int(id)) - 1
+        totals[user, default: UserCancels()].sessions += 1
+        if c.outcome == .cancel { totals[user, default: UserCancels()].cancels += 1 }
+    }
+    return totals
+}
+
+@Suite struct AAByUserTests {
+    // The A/A experiment of issue 14 at the store level, and a power check. Populations of 300
+    // users × 20 presses come from the generator with per-user traits (a drag-off multiplier χ²₁
+    // and a press-duration factor; docs/generator.md). Each is split into arms A and B by the
+    // generator's own per-user bucketing (`SyntheticSessionGenerator.userArm`, what
+    // `pressdb generate --assign user` does) under 10 assignment seeds — the sessions generated
+    // once, the assignment drawn again, as a randomisation test would (generating 200 populations
+    // in a debug build costs 25 s of CPU; this costs about a third). Each user's totals go into a
+    // SQLite table and the store's UserArmSums sums them over users: the same SQL `pressdb compare
+    // --unit user` runs over the results.
+    //
+    // A/A (20 populations × 10 assignments, both arms spring-press): every "better"/"worse" on
+    // cancel_rate is a false positive. By user the delta-method z-test (p < α exactly when its
+    // interval excludes 0) has size α = 0.05 up to the normal approximation, so over 200 data sets
+    // the count is about Binomial(200, 0.05): P(X ≤ 2) = 0.0023 and P(X ≥ 20) = 0.0029
+    // (scipy.stats.binom), so 3…19 is its 99 % band. The assignments of one population are not
+    // independent data sets, but a valid test has size α given the population, so the spread
+    // added is small. Analysed by session (the pooled z-test and Newcombe's interval, each session
+    // independent) the same data sets reject more often, because sessions of a user who drags
+    // off a lot are alike (drag-out's intra-user correlation 2·0.025/0.975 = 0.051). Populations
+    // 1–20 give 9 of 200 by user (4.5 %) and 17 of 200 by session (8.5 %).
+    @Test func userRandomizedComparisonsAreCalibratedAndDetectAsTheMDEPredicts() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("""
+            CREATE TABLE per_user(arm TEXT, user TEXT, sessions INTEGER, tap INTEGER, cancel INTEGER, scroll_abort INTEGER,
+                                  false_action INTEGER, unseen_press INTEGER, feedback_n INTEGER, feedback_sum REAL,
+                                  action_n INTEGER, action_sum REAL)
+            """)
+        let insert = try db.prepare("INSERT INTO per_user VALUES (?1, ?2, ?3, 0, ?4, 0, 0, 0, 0, 0, 0, 0)")
+        /// The by-user and by-session rows of one data set: user u in arm `arms[u]` with totals `totals[arms[u]][u]`.
+        func compare(_ totals: [[Int: UserCancels]], _ arms: [Int: Int]) throws -> (user: ExperimentRow, session: ExperimentRow) {
+            try db.execute("DELETE FROM per_user")
+            for (u, arm) in arms {
+                let t = try #require(totals[arm][u])
+                insert.reset()
+                insert.bind([.text(["A", "B"][arm]), .text("u\(u)"), .integer(Int64(t.sessions)), .integer(Int64(t.cancels))])
+                try insert.run()
+            }
+            let byUser = try ["A", "B"].map {
+                try UserArmSums.arm($0, in: db, perUser: "SELECT * FROM per_user WHERE arm = ?1", bindings: [.text($0)])
+            }
+            let empty = LatencySample(values: [])
+            let bySession = try byUser.map { a in
+                ObservedArm(name: a.name, events: ArmEventCounts(sessions: a.sessions, taps: 0,
+                                                                 cancels: Int(try #require(a.events[.cancel]).numeratorSum),
+                                                                 scrollAborts: 0, falseActions: 0, unseenPresses: 0),
+                            feedbackLatency: empty, actionLatency: empty)
+            }
+            let user = try Experiment.observed(control: byUser[0], treatment: byUser[1], metrics: [.cancelRate], correction: .none)
+            let session = try Experiment.observed(control: bySession[0], treatment: bySession[1], metrics: [.cancelRate], correction: .none)
+            return (user.rows[0], session.rows[0])
+        }
+        func detected(_ r: ExperimentRow) -> Bool { r.verdict == .better || r.verdict == .worse }
+        let control = SyntheticArm(variant: "A", config: "spring-press")
+        var treatment = SyntheticArm(variant: "B", config: "spring-press")
+        treatment.behaviors = try #require(BehaviorMix.standard.adjusting(.dragOut, by: Self.dragOutEffect))
+
+        var falseByUser = 0, falseBySession = 0, dataSets = 0
+        var powerSets: [(population: Int, row: ExperimentRow, effect: Double)] = []
+        for p in 1...20 {
+            let a = try population(seed: UInt64(p), arm: control)
+            let b = try population(seed: UInt64(p), arm: treatment)
+            // The population's effect: its cancel rate with every user under B minus every user
+            // under A (the same users and sessions, only B's fingers drag out more).
+            func rate(_ t: [Int: UserCancels]) -> Double {
+                Double(t.values.reduce(0) { $0 + $1.cancels }) / Double(t.values.reduce(0) { $0 + $1.sessions })
+            }
+            let effect = rate(b) - rate(a)
+            for r in 1...10 {
+                let seed = UInt64(1000 * p + r)
+                let arms = Dictionary(uniqueKeysWithValues: a.keys.map { ($0, SyntheticSessionGenerator.userArm($0, seed: seed, weights: [1, 1])) })
+                let aa = try compare([a, a], arms)
+                #expect(aa.user.verdict != .tooFewData)   // about 150 users per arm, above the 100 minimum
+                dataSets += 1
+                if detected(aa.user) { falseByUser += 1 }
+                if detected(aa.session) { falseBySession += 1 }
+                powerSets.append((p, try compare([a, b], arms).user, effect))
+            }
+        }
+        #expect(dataSets == 200)
+        #expect((3...19).contains(falseByUser), "\(falseByUser) of 200 user-randomized A/A data sets significant by user")
+        // Power (the same 20 populations × 10 assignments, B's fingers dragging out twice as often,
+        // which raises the cancel rate of the populations by 1.2–1.8 points): each
+        // data set's MDE = (z_{0.975} + z_{0.8})·SE says its SE, and so the chance
+        // Φ(δ/SE − z_{0.975}) + Φ(−δ/SE − z_{0.975}) that it detects its population's δ — written
+        // out here with erfc, not PressStats' PowerAnalysis. The assignments of one population
+        // share its users (a few heavy draggers make a population's estimates skewed, which the
+        // normal approximation does not see), so the populations are the independent units: with
+        // d_p = detections − predicted in population p, the total Σd_p must lie within 3·√Σd_p²
+        // (a cluster-robust band, as the by-user statistics themselves are). Populations 1–20 give
+        // 109 of 200 detected against 126.4 predicted; a longer run outside the suite, populations
+        // 21–50 × 20 assignments, 398 of 600 against 385.7 (the delta-method variance is a little
+        // conservative under re-randomisation, as Neyman's is: mean (δ̂ − δ)²/SE² = 0.84).
+        var detections = 0, predicted = 0.0
+        var deviation: [Int: Double] = [:]
+        for d in powerSets {
+            let se = try #require(d.row.minimumDetectableEffect) / (1.959963984540054 + 0.8416212335729143)
+            let chance = phi(d.effect / se - 1.959963984540054) + phi(-d.effect / se - 1.959963984540054)
+            predicted += chance
+            if detected(d.row) { detections += 1 }
+            deviation[d.population, default: 0] += (detected(d.row) ? 1 : 0) - chance
+        }
+        let spread = deviation.values.map { $0 * $0 }.reduce(0, +).squareRoot()
+        #expect(abs(Double(detections) - predicted) <= 3 * spread,
+                "\(detections) of \(powerSets.count) detected a cancel_rate effect, predicted \(predicted) ± \(spread)")
+        #expect(predicted > 60 && predicted < 160)   // an effect near the MDE: power neither ≈ 0 nor ≈ 1
+        print("A/A by user: \(falseByUser) of 200, by session: \(falseBySession) of 200; power: \(detections) of \(powerSets.count) detected, \(predicted) predicted ± \(spread)")
+    }
+
+    /// B's drag_out probability is 0.025 + this (times each user's multiplier).
+    static let dragOutEffect = 0.025
+
+    /// Φ(x) = erfc(−x/√2)/2.
+    func phi(_ x: Double) -> Double { erfc(-x / 2.0.squareRoot()) / 2 }
 }

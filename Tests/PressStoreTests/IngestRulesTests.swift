@@ -11,9 +11,34 @@ private func samples(_ ts: [Double], x: Double = 1, last: TouchPhase = .ended) -
 
 @Suite struct IngestRulesTests {
     @Test func aSampleWithoutItsSessionResumesPendingElseIsRejected() {
-        #expect(IngestRules.orphanSample(pendingToResume: true, storedComplete: false) == .resumePending)
-        #expect(IngestRules.orphanSample(pendingToResume: false, storedComplete: true) == .afterEnd)
-        #expect(IngestRules.orphanSample(pendingToResume: false, storedComplete: false) == .notStarted)
+        let late = TouchSample(t: 9, x: 1, y: 2, phase: .moved)
+        #expect(IngestRules.orphanSample(late, pendingToResume: true, stored: nil) == .resumePending)
+        #expect(IngestRules.orphanSample(late, pendingToResume: false, stored: samples([1, 2, 3])) == .afterEnd)
+        #expect(IngestRules.orphanSample(late, pendingToResume: false, stored: nil) == .notStarted)
+    }
+
+    // Issue 15 item 3: the samples of a stored session read again (a rotated log's second half
+    // ingested twice) repeat it, bit for bit, wherever the search starts; another sample, or the
+    // same one with another bit (−0.0 for 0.0), comes after its end.
+    @Test func aSampleOfAStoredSessionReadAgainIsADuplicate() {
+        let stored = samples([1, 2, 3, 4], x: 0)
+        for hint in [0, 2, 3, 7, -1] {
+            #expect(IngestRules.orphanSample(stored[2], pendingToResume: false, stored: stored, hint: hint) == .repeatsStored(index: 2))
+            #expect(IngestRules.orphanSample(stored[3], pendingToResume: false, stored: stored, hint: hint) == .repeatsStored(index: 3))
+        }
+        let negativeZero = TouchSample(t: 2, x: -0.0, y: 2, phase: .moved)
+        #expect(IngestRules.orphanSample(negativeZero, pendingToResume: false, stored: stored) == .afterEnd)
+        #expect(IngestRules.orphanSample(TouchSample(t: 2, x: 0, y: 2, phase: .stationary), pendingToResume: false,
+                                         stored: stored) == .afterEnd)
+        #expect(IngestRules.orphanSample(stored[1], pendingToResume: true, stored: stored) == .resumePending)
+    }
+
+    // Issue 15 item 10: a session whose duration in milliseconds overflows (each time finite).
+    @Test func aCompletedSessionWithoutAFiniteDurationIsRejected() {
+        #expect(IngestRules.completed(samples([-1.7e308, 1.7e308]), startedOver: nil) == .durationNotFinite)
+        #expect(IngestRules.completed(samples([0, 1e306]), startedOver: nil) == .durationNotFinite)  // 1e309 ms
+        #expect(IngestRules.completed(samples([0, 1e305]), startedOver: nil) == .store)             // 1e308 ms
+        #expect(IngestRules.completed(samples([5]), startedOver: nil) == .store)
     }
 
     @Test func aCompletedSessionStartedOverAPendingOneMustRereadIt() {

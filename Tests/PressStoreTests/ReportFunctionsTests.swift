@@ -43,4 +43,32 @@ private struct SQLFunctionError: Error { var message: String }
         #expect(try scalar("SELECT percentile(v, 0.5) FROM (SELECT 1 AS v) WHERE v > 1") == nil)
         #expect(throws: SQLFunctionError.self) { try scalar("SELECT percentile(v, 2) FROM \(values)") }
     }
+
+    // Issue 15 item 10: values with infinities. Before, any ±inf made the result NULL (NaN from
+    // inf − inf, or from 0·inf at an exact order statistic). Type 7 read as the weighted mean
+    // (1 − g)·x₍ⱼ₎ + g·x₍ⱼ₊₁₎ (h = (n − 1)·f, j = ⌊h⌋, g = h − j; a term of weight 0 left out)
+    // is the usual a + g·(b − a) for finite values and defined with infinities; the values
+    // below follow from it by hand. (NumPy 2 is no reference here: np.percentile([1, 2, inf], 50)
+    // is nan, and np.percentile([-1.7e308, 1.7e308], 50) is -inf from the overflowing b − a.)
+    @Test func percentileOfValuesWithInfinities() throws {
+        func p(_ values: [String], _ f: Double) throws -> Double? {
+            try scalar("SELECT percentile(v, \(f)) FROM (" + values.map { "SELECT \($0) AS v" }.joined(separator: " UNION ALL ") + ")")
+        }
+        let inf = "9e999", minusInf = "-9e999"
+        #expect(try p(["1", "2", inf], 0.5) == 2)            // h = 1, g = 0: x₍₂₎
+        #expect(try p(["1", "2", inf], 0.75) == .infinity)   // h = 1.5: ½·2 + ½·∞
+        #expect(try p(["1", "2", inf], 1) == .infinity)
+        #expect(try p([minusInf, "1", "2"], 0) == -.infinity)
+        #expect(try p([minusInf, "1", "2"], 0.25) == -.infinity)  // ½·(−∞) + ½·1
+        #expect(try p([minusInf, "1", "2"], 0.5) == 1)
+        #expect(try p([inf, inf], 0.5) == .infinity)
+        #expect(try p([minusInf, "1", inf], 0.5) == 1)
+        // −∞ and +∞ both weighted: no value (NULL, as the weighted mean is undefined).
+        #expect(try p([minusInf, inf], 0.5) == nil)
+        // Finite values whose difference overflows: ½·(−1.7e308) + ½·1.7e308 = 0;
+        // ¾·(−1.7e308) + ¼·1.7e308 = −8.5e307.
+        #expect(try p(["-1.7e308", "1.7e308"], 0.5) == 0)
+        let quarter = try #require(try p(["-1.7e308", "1.7e308"], 0.25))
+        #expect(abs(quarter / -8.5e307 - 1) < 1e-15)
+    }
 }

@@ -5,7 +5,8 @@ import FoundationXML
 import Testing
 
 /// A fresh database holding `pressdb generate` output for `generate` options, ingested (and so
-/// replayed under each session's own configuration).
+/// replayed under each session's own configuration). The tests of this suite draw the variant per
+/// session (`--assign session`), so that compare analyses sessions, as they were written for.
 private func database(_ generate: [String]) throws -> String {
     let dir = try Binary.temporaryDirectory()
     let db = dir.appendingPathComponent("c.sqlite").path
@@ -30,7 +31,7 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     // cancel. So B's cancel rate is higher by construction, and compare must say "worse".
     @Test func findsAKnownDifferenceInDragOuts() throws {
         let db = try database(["--sessions", "4000", "--seed", "21", "--variants", "A=spring-press,B=spring-press",
-                               "--effect", "B:drag_out=+0.10"])
+                               "--effect", "B:drag_out=+0.10", "--assign", "session"])
         let r = try Binary.run(["compare", "A", "B", "--db", db, "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try jsonRows(r.stdout)
@@ -55,13 +56,15 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     // Every format carries the same numbers: CSV parsed back equals JSON; Markdown has a row per
     // metric; HTML has both forest plots, the table, and parses as XML.
     @Test func formatsParseBack() throws {
-        let db = try database(["--sessions", "1500", "--seed", "4", "--variants", "A=spring-press,B=longpress-safe-area"])
+        let db = try database(["--sessions", "1500", "--seed", "4", "--variants", "A=spring-press,B=longpress-safe-area",
+                               "--assign", "session"])
         let json = try jsonRows(try Binary.run(["compare", "A", "B", "--db", db, "--format", "json"]).stdout)
         let csvText = try Binary.run(["compare", "A", "B", "--db", db, "--format", "csv"]).stdout
         let csv = csvText.split(separator: "\n").map(String.init)
         let header = csv[0].split(separator: ",").map(String.init)
         #expect(header == ["metric", "a", "a_low", "a_high", "b", "b_low", "b_high", "diff", "diff_low", "diff_high",
-                           "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b"])
+                           "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b",
+                           "unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential"])
         #expect(csv.count == json.count + 1)
         for (i, line) in csv.dropFirst().enumerated() {
             // Test names hold no comma or quote, so a plain split reads the line back.
@@ -97,7 +100,7 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     // same database with --split 70/30 is healthy.
     @Test func flagsASampleRatioMismatch() throws {
         let db = try database(["--sessions", "1000", "--seed", "8", "--variants", "A=spring-press,B=spring-press",
-                               "--split", "70/30"])
+                               "--split", "70/30", "--assign", "session"])
         let skewed = try Binary.run(["compare", "A", "B", "--db", db])
         #expect(skewed.status == 0)
         #expect(skewed.stdout.contains("warning: sample ratio mismatch: A has"))
@@ -114,7 +117,7 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     // Paired: the McNemar discordant counts equal the counts computed here from the per-session
     // rows of `pressdb replay --as CONFIG --format json` under each configuration.
     @Test func pairedDiscordantCountsMatchPerSessionReplays() throws {
-        let db = try database(["--sessions", "600", "--seed", "13"])
+        let db = try database(["--sessions", "600", "--seed", "13", "--assign", "session"])
         let r = try Binary.run(["compare", "spring-press", "longpress-safe-area", "--paired", "--db", db, "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("compare: paired 600 of 600 sessions"))
@@ -153,7 +156,7 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     }
 
     @Test func exitStatusesAndMessages() throws {
-        let db = try database(["--sessions", "300", "--seed", "2"])
+        let db = try database(["--sessions", "300", "--seed", "2", "--assign", "session"])
         let missing = try Binary.run(["compare", "A", "Z", "--db", db])
         #expect(missing.status == 4)
         let message = missing.stderr.trimmingCharacters(in: .newlines)

@@ -35,27 +35,28 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
                    "wide", "columns", "explain"],
         "report": ["db", "by", "where", "since", "until", "as", "reports", "list", "format", "out",
                    "wide", "columns", "full", "explain"],
-        "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "where", "format", "out",
-                    "wide", "columns", "explain"],
+        "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "unit", "sequential", "tuning", "mde",
+                    "where", "format", "out", "wide", "columns", "explain"],
         "configs": ["db", "format", "wide", "columns", "explain"],
         "config": ["db", "quiet"],
-        "generate": ["sessions", "seed", "variants", "split", "containers", "format", "rate", "effect"],
+        "generate": ["sessions", "seed", "variants", "split", "assign", "containers", "format", "rate", "effect"],
         "completions": [],
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
     ]
 
     /// Defaults stated outside the code: docs/compare.md "Options" (alpha 0.05, correction holm,
-    /// by variant, split 50/50), docs/generator.md (sessions 1000, seed 1, rate 60 Hz, format
-    /// ndjson), docs/press-model.md "Display" (60 Hz, 3 px per pt), the Core Animation default of
+    /// by variant, split 50/50, tuning 5000, unit user when every session has a user), docs/generator.md (sessions 1000, seed 1, rate 60 Hz, format
+    /// ndjson, assign user), docs/press-model.md "Display" (60 Hz, 3 px per pt), the Core Animation default of
     /// an initial velocity of 0 (CASpringAnimation.initialVelocity), docs/reports.md (grouping by
     /// config, the summary report), docs/device-recordings.md (1 px per pt).
     static let documentedDefaults: [(command: String, option: String, shown: String)] = [
         ("compare", "alpha", "0.05"), ("compare", "correction", "holm"), ("compare", "by", "variant"),
         ("compare", "split", "50/50"), ("compare", "format", "table"), ("compare", "metric", "all"),
+        ("compare", "tuning", "5000"), ("compare", "unit", "user when every compared session has a user, else session"),
         ("generate", "sessions", "1000"), ("generate", "seed", "1"), ("generate", "rate", "60"),
         ("generate", "format", "ndjson"), ("generate", "containers", "none:2,scroll:2,table:1"),
-        ("generate", "variants", "A=spring-press,B=expand-delayed-click"),
+        ("generate", "variants", "A=spring-press,B=expand-delayed-click"), ("generate", "assign", "user"),
         ("replay", "refresh-rate", "60"), ("replay", "density", "3"), ("replay", "config", "spring-press"),
         ("spring", "velocity", "0"), ("report", "by", "config"), ("ingest", "px-per-pt", "1"),
         ("ingest", "format", "auto"), ("demo", "sessions", "20000"), ("demo", "seed", "1"),
@@ -164,6 +165,8 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         ("compare", ["A", "B", "--alpha", "1"], "--alpha must lie between 0 and 1, not 1"),
         ("compare", ["A", "B", "--alpha", "0"], "--alpha must lie between 0 and 1, not 0"),
         ("compare", ["A", "B", "--split", "50"], "--split needs two positive shares P/Q (e.g. 50/50 or 90/10), not '50'"),
+        ("compare", ["A", "B", "--sequential", "--tuning", "0"], "--tuning must be positive, not 0"),
+        ("compare", ["A", "B", "--mde", "0%"], "--mde needs a non-zero effect: a number (0.01 = 1 point of a rate, or ms of latency) or a percentage of A (5%), not '0%'"),
         ("replay", ["--refresh-rate", "0.5"], "--refresh-rate must be from 1 to 1000 Hz, not 0.5"),
         ("replay", ["--density", "nan"], "--density needs a finite number, not 'nan'"),
         ("replay", ["--density", "11"], "--density must be from 0.5 to 10 px per pt, not 11"),

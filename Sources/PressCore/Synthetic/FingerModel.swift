@@ -81,11 +81,62 @@ public struct BehaviorMix: Hashable, Sendable {
         return all.allSatisfy({ $0 >= 0 && $0 <= 1 }) ? m : nil
     }
 
+    /// This mix for a user with drag-off multiplier `m` (`UserTraits.dragOffMultiplier`): drag_out
+    /// and drag_back times m, the tap share absorbing the change. When that would leave taps below 0,
+    /// m is lowered to the largest value that leaves none (drift, cancel and flick unchanged).
+    public func scalingDragOff(by m: Double) -> BehaviorMix {
+        var mix = self
+        let dragOff = dragOut + dragBack
+        guard dragOff > 0 else { return mix }
+        let factor = min(max(0, m), (1 - drift - systemCancel) / dragOff)
+        mix.dragOut = dragOut * factor
+        mix.dragBack = dragBack * factor
+        return mix
+    }
+
     /// Draws a behaviour; `scrollContainer` allows flicks.
     public func draw(scrollContainer: Bool, using rng: inout SplitMix64) -> FingerBehavior {
         if scrollContainer, rng.bernoulli(flickInScrollContainer) { return .flick }
         let weights = [tap, drift, dragOut, dragBack, systemCancel]
         return [FingerBehavior.tap, .drift, .dragOut, .dragBack, .systemCancel][rng.index(weights: weights)]
+    }
+}
+
+/// One synthetic user's persistent finger traits (`pressdb generate --assign user`): how prone the
+/// user is to dragging off a button, and how long the user presses. Drawn once per user from the
+/// user's own random stream, so they hold for every session of the user, whatever the arm.
+///
+/// - `dragOffMultiplier` m multiplies the arm's drag_out and drag_back probabilities
+///   (`BehaviorMix.scalingDragOff`): m = χ²_k/k, the mean of k squared standard normals, with
+///   k = `FingerModel.userDragOffDegreesOfFreedom` (1): mean 1, variance 2/k. With k = 1 a quarter
+///   of the users (|Z| < 0.32) drag off less than a tenth as often as the average and one in twenty
+///   (Z² > 3.84) about four times as often or more. The user's drag-out probability 0.025·m has
+///   variance 2·0.025², so the drag-out indicator's intra-user correlation is
+///   2·0.025/0.975 = 0.051, and 20 presses of one user carry the information of about 10 presses
+///   of different users (design effect 1 + 19·0.051 = 1.97; Kish, Survey Sampling, 1965).
+/// - `durationFactor` f multiplies the median durations of the user's taps and sloppy taps:
+///   f = e^(σ_u·Z), σ_u = `FingerModel.userDurationSigma` (0.25), so users' median taps range over
+///   about 55–147 ms (f between e^(∓1.96·0.25)); the σ of ln(duration) within a user shrinks to
+///   √(σ² − σ_u²), so over all users durations keep the model's log-normal (median 0.090 s,
+///   σ(ln) 0.45 for taps). Short presses reach the control at the lift in scroll views (the 150 ms
+///   touch delay) and decide what is seen before the lift, so latency depends on the user too.
+///
+/// Our own choices, like every number of the model: a caricature of "careful and sloppy users",
+/// not a measurement.
+public struct UserTraits: Hashable, Sendable {
+    public var dragOffMultiplier: Double
+    public var durationFactor: Double
+
+    public init(dragOffMultiplier: Double, durationFactor: Double) {
+        self.dragOffMultiplier = dragOffMultiplier; self.durationFactor = durationFactor
+    }
+
+    /// Draws a user's traits (k normals for the multiplier, then one for the duration factor).
+    public static func draw(_ model: FingerModel, using rng: inout SplitMix64) -> UserTraits {
+        let k = max(1, model.userDragOffDegreesOfFreedom)
+        var squares = 0.0
+        for _ in 0..<k { let z = rng.normal(); squares += z * z }
+        return UserTraits(dragOffMultiplier: squares / Double(k), durationFactor: exp(model.userDurationSigma * rng.normal()))
     }
 }
 
@@ -211,7 +262,26 @@ public struct FingerModel: Hashable, Sendable {
     /// The screen the frames lie on: 390 × 844 pt (iPhone 14 and 15 in portrait). Fingers stay on it.
     public var screen = Rect(x: 0, y: 0, width: 390, height: 844)
 
+    /// k of a user's drag-off multiplier χ²_k/k (`UserTraits`): 1, so its variance is 2.
+    public var userDragOffDegreesOfFreedom = 1
+    /// σ of the logarithm of a user's duration factor (`UserTraits`): 0.25 (between users; the
+    /// within-user σ of taps becomes √(0.45² − 0.25²) = 0.374, of sloppy taps √(0.4² − 0.25²) = 0.312).
+    public var userDurationSigma = 0.25
+
     public init() {}
+
+    /// The model for one user: tap and drift medians times `traits.durationFactor`, their σ(ln)
+    /// reduced to the within-user part √(σ² − σ_u²) (0 if σ_u ≥ σ), so that over users the
+    /// durations keep their log-normal distribution.
+    public func personalised(_ traits: UserTraits) -> FingerModel {
+        var m = self
+        let between = userDurationSigma * userDurationSigma
+        m.tapMedianDuration = tapMedianDuration * traits.durationFactor
+        m.tapDurationSigma = max(0, tapDurationSigma * tapDurationSigma - between).squareRoot()
+        m.driftMedianDuration = driftMedianDuration * traits.durationFactor
+        m.driftDurationSigma = max(0, driftDurationSigma * driftDurationSigma - between).squareRoot()
+        return m
+    }
 
     /// A log-normal duration clamped to [`minimumDuration`, `maximumHoldDuration`].
     func holdDuration(median: Double, sigma: Double, _ rng: inout SplitMix64) -> Double {

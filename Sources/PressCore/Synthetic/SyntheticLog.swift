@@ -29,6 +29,17 @@ public struct SyntheticLogError: Error, Hashable, Sendable, CustomStringConverti
     public init(_ description: String) { self.description = description }
 }
 
+/// How a synthetic session gets its arm (`pressdb generate --assign`).
+public enum SyntheticAssignment: String, CaseIterable, Hashable, Sendable {
+    /// Each user draws an arm once, with the arms' shares, and keeps it for all their sessions
+    /// (sticky bucketing, as apps assign variants); each user has persistent finger traits
+    /// (`UserTraits`). The default.
+    case user
+    /// Each session draws its own arm and every finger is alike: a user meets both arms. The
+    /// generator's behaviour before issue 14, touch for touch.
+    case session
+}
+
 /// Everything that determines a synthetic log. Two equal configurations give the same log.
 public struct SyntheticLogConfiguration: Hashable, Sendable {
     /// Number of sessions (touches).
@@ -45,6 +56,8 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
     /// Mean sessions per user: 20; there are ⌈sessions / 20⌉ users, each session's user drawn
     /// uniformly.
     public var sessionsPerUser: Int
+    /// Per user (sticky arms, persistent traits) or per session.
+    public var assignment: SyntheticAssignment
 
     /// Screens a control can be on.
     public static let screens = ["feed", "search", "product", "cart", "profile", "settings"]
@@ -76,11 +89,15 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
     public init(sessions: Int = 1000, seed: UInt64 = 1, arms: [SyntheticArm] = SyntheticLogConfiguration.defaultArms,
                 containers: [ContainerShare] = SyntheticLogConfiguration.defaultContainers,
                 sampleRate: Double = 60, finger: FingerModel = FingerModel(),
-                meanTouchDownGap: Double = 0.04, sessionsPerUser: Int = 20) {
+                meanTouchDownGap: Double = 0.04, sessionsPerUser: Int = 20, assignment: SyntheticAssignment = .user) {
         self.sessions = sessions; self.seed = seed; self.arms = arms; self.containers = containers
         self.sampleRate = sampleRate; self.finger = finger; self.meanTouchDownGap = meanTouchDownGap
-        self.sessionsPerUser = sessionsPerUser
+        self.sessionsPerUser = sessionsPerUser; self.assignment = assignment
     }
+
+    /// The user id of user `index` (from 0): `s<seed>-u<index + 1>`, so two seeds never share a user
+    /// or a session id and their logs can be ingested into one database.
+    public func user(_ index: Int) -> String { "s\(seed)-u\(index + 1)" }
 
     /// Throws a `SyntheticLogError` naming the first thing wrong.
     public func validate() throws {
@@ -127,7 +144,8 @@ public struct SyntheticSample: Hashable, Sendable {
 /// One synthetic session: its attributes (as a `began` record carries them) and its samples,
 /// `began` first and one `ended` or `cancelled` last.
 public struct SyntheticSession: Hashable, Sendable {
-    /// `u<user>-<nnnn>`: the user and the user's session count, from 1, at least four digits.
+    /// `s<seed>-u<user>-<nnnn>`: the user (`SyntheticLogConfiguration.user(_:)`) and the user's
+    /// session count, from 1, at least four digits.
     public var id: String
     /// The attributes the generator gives, `SyntheticSession.attributes` (every one set but the
     /// scroll axis outside scroll views): the user, variant, config, control, screen, app
@@ -137,6 +155,8 @@ public struct SyntheticSession: Hashable, Sendable {
     public var arm: Int
     /// What the finger did: ground truth for tests; not written to the log.
     public var behavior: FingerBehavior
+    /// The user's traits (`--assign user`; nil by session): ground truth, not written either.
+    public var traits: UserTraits?
     public var samples: [SyntheticSample]
 
     /// The attributes a synthetic session gives, in the order the log writes them (a CSV log's
@@ -144,18 +164,22 @@ public struct SyntheticSession: Hashable, Sendable {
     public static let attributes: [SessionAttribute] = [.config, .variant, .control, .frame, .container, .scrollAxis,
                                                          .user, .screen, .appVersion]
 
-    public init(id: String, attributes: SessionAttributes, arm: Int, behavior: FingerBehavior, samples: [SyntheticSample]) {
-        self.id = id; self.attributes = attributes; self.arm = arm; self.behavior = behavior; self.samples = samples
+    public init(id: String, attributes: SessionAttributes, arm: Int, behavior: FingerBehavior,
+                traits: UserTraits? = nil, samples: [SyntheticSample]) {
+        self.id = id; self.attributes = attributes; self.arm = arm; self.behavior = behavior; self.traits = traits
+        self.samples = samples
     }
 }
 
 /// Produces a configuration's sessions in touch-down order. Each session's draws come from its
-/// own SplitMix64 streams (layout, arm assignment, finger), so the arm is drawn independently of
-/// everything the finger does.
+/// own SplitMix64 streams (layout, arm assignment, finger), and by user each user's from two more
+/// (the user's arm, the user's traits), so the arm is drawn independently of everything the
+/// finger does.
 public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
     public let configuration: SyntheticLogConfiguration
-    /// Stream numbers of `SplitMix64(seed:index:stream:)`.
-    enum Stream: UInt64 { case layout = 0, assignment = 1, finger = 2 }
+    /// Stream numbers of `SplitMix64(seed:index:stream:)`: per session (index = the session's) the
+    /// first three, per user (index = the user's) the last two.
+    enum Stream: UInt64 { case layout = 0, assignment = 1, finger = 2, userAssignment = 3, userTraits = 4 }
 
     private var index = 0
     private var clock = 0
@@ -202,22 +226,45 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
         let fy = layout.integer(SyntheticLogConfiguration.verticalInset...(sh - SyntheticLogConfiguration.verticalInset - h))
         let frame = Rect(x: Double(fx), y: Double(fy), width: Double(w), height: Double(h))
 
-        let arm = assignment.index(weights: armWeights)
+        let arm: Int
+        var behaviors: BehaviorMix
+        var fingers = model
+        var traits: UserTraits? = nil
+        switch c.assignment {
+        case .session:
+            arm = assignment.index(weights: armWeights)
+            behaviors = c.arms[arm].behaviors
+        case .user:
+            arm = Self.userArm(user, seed: c.seed, weights: armWeights)
+            var traitStream = SplitMix64(seed: c.seed, index: UInt64(user), stream: Stream.userTraits.rawValue)
+            let user = UserTraits.draw(model, using: &traitStream)
+            behaviors = c.arms[arm].behaviors.scalingDragOff(by: user.dragOffMultiplier)
+            fingers = model.personalised(user)
+            traits = user
+        }
 
         // Touch-down: around the centre (σ = a sixth of the size), at least 1 pt inside the frame.
         let down = Point(
             x: Self.hundredths(min(max(frame.midX + finger.normal() * frame.width / 6, frame.x + 1), frame.x + frame.width - 1)),
             y: Self.hundredths(min(max(frame.midY + finger.normal() * frame.height / 6, frame.y + 1), frame.y + frame.height - 1)))
-        let behavior = c.arms[arm].behaviors.draw(scrollContainer: container.isScrollView, using: &finger)
+        let behavior = behaviors.draw(scrollContainer: container.isScrollView, using: &finger)
         let interval = 1 / c.sampleRate
-        let path = model.path(behavior, start: down, frame: frame, axis: axis, sampleInterval: interval, using: &finger)
-        let samples = Self.sample(path, start: start, interval: interval, model: model, using: &finger)
+        let path = fingers.path(behavior, start: down, frame: frame, axis: axis, sampleInterval: interval, using: &finger)
+        let samples = Self.sample(path, start: start, interval: interval, model: fingers, using: &finger)
 
-        let id = "u\(user + 1)-" + Self.padded(perUser[user], width: 4)
+        let userID = c.user(user)
+        let id = userID + "-" + Self.padded(perUser[user], width: 4)
         let attributes = SessionAttributes(config: c.arms[arm].config, variant: c.arms[arm].variant, control: control,
                                            frame: frame, container: container, scrollAxis: axis,
-                                           text: [.user: "u\(user + 1)", .screen: screen, .appVersion: version])
-        return SyntheticSession(id: id, attributes: attributes, arm: arm, behavior: behavior, samples: samples)
+                                           text: [.user: userID, .screen: screen, .appVersion: version])
+        return SyntheticSession(id: id, attributes: attributes, arm: arm, behavior: behavior, traits: traits, samples: samples)
+    }
+
+    /// The arm user `user` (from 0) keeps under `seed` with the arms' `weights` (`--assign user`): the
+    /// generator's bucketing, from the user's own stream and nothing else.
+    public static func userArm(_ user: Int, seed: UInt64, weights: [Double]) -> Int {
+        var bucket = SplitMix64(seed: seed, index: UInt64(user), stream: Stream.userAssignment.rawValue)
+        return bucket.index(weights: weights)
     }
 
     /// Samples `path` at the display rate: `began` at `start`, then one sample per interval from a

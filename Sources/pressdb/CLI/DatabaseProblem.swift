@@ -16,8 +16,9 @@ enum DatabaseProblem {
     static let notADatabase: Int32 = 26
 
     /// What went wrong with the database at `path`, and what to do, in one line (without the
-    /// `pressdb COMMAND:` prefix).
-    static func describe(_ error: Error, path: String) -> String {
+    /// `pressdb COMMAND:` prefix). `committed`: what the command had committed when it failed,
+    /// when it knows (ingest: its batches and sessions), for a lock that did not change hands.
+    static func describe(_ error: Error, path: String, committed: (batches: Int, sessions: Int)? = nil) -> String {
         guard let e = error as? DatabaseError else { return "\(error)" }
         switch e.primaryCode {
         case readOnly:
@@ -29,12 +30,22 @@ enum DatabaseProblem {
                 + "the batches committed before were kept whole and nothing was half-written; "
                 + "free some space and re-run the same command"
         case cannotOpen:
-            return "cannot open \(path): \(e.message) (its directory must exist and be writable)"
+            // `Database` names the file already ("cannot open PATH: reason"); say it once.
+            let reason = e.message.hasPrefix("cannot open \(path): ") ? e.message : "cannot open \(path): \(e.message)"
+            return "\(reason) (its directory must exist and be writable)"
         case busy where e.code == busySnapshot:
             return "another process wrote to \(path) while this one was reading it; re-run the same command"
         case busy:
-            return "\(path) is locked by another process for longer than "
-                + "\(Database.busyTimeoutMilliseconds / 1000) s; try again when it has finished"
+            // Writers wait as long as the lock changes hands (`Database.begin`): this is a holder
+            // that committed nothing for the whole busy timeout.
+            let kept: String
+            switch committed {
+            case nil: kept = "what was committed before is kept"
+            case let (batches, _)? where batches == 0: kept = "nothing was written"
+            case let (_, sessions)?: kept = "the \(sessions) session\(sessions == 1 ? "" : "s") committed before \(sessions == 1 ? "is" : "are") kept"
+            }
+            return "\(path) stayed locked by another process for \(Database.busyTimeoutMilliseconds / 1000) s without any commit; "
+                + "\(kept); re-run the same command when it has finished"
         case corrupt, notADatabase:
             return "\(path) is not a pressdb database or is damaged (\(e.message))"
         default:

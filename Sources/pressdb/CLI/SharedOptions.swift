@@ -42,11 +42,26 @@ struct DatabasePath: ExpressibleByArgument, Equatable {
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// Opens the database for writing.
+    /// Opens the database for writing (creating it when missing). A database this call created
+    /// and could not set up (a full disk) is removed again: nothing is left when nothing could
+    /// be stored.
     /// - Throws: `CLIError.failure` with `DatabaseProblem`'s one-line reason.
     func openStore() throws -> Store {
+        let existed = exists
         do { return try Store.open(path: path) } catch {
+            if !existed { Schema.removeIfNothingCommitted(path: path) }
             throw CLIError.failure(DatabaseProblem.describe(error, path: path))
+        }
+    }
+}
+
+extension DatabasePath {
+    /// Runs `body`, which writes the database, turning a database failure (a full disk, a
+    /// read-only file, a lock held too long) into `CLIError.failure` with `DatabaseProblem`'s
+    /// one line naming the database and what to do.
+    func writing<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as DatabaseError {
+            throw CLIError.failure(DatabaseProblem.describe(e, path: path))
         }
     }
 }

@@ -22,12 +22,28 @@ struct CompareCommand: ParsableCommand {
         feedback_latency and action_latency select a latency's three rows. Lower is better for
         everything but tap_rate.
 
-        Rates: Newcombe's interval and the two-proportion z-test (Fisher's exact test when a cell
-        is below 5); paired: McNemar's test. Means: Welch's t-test; paired: the paired t-test.
-        p50: Mann–Whitney U with the Hodges–Lehmann shift; paired: Wilcoxon signed-rank.
-        p90: order-statistic intervals only, no test. Health checks above the table: sample
-        ratio mismatch (χ² against --split, p < 0.001), too few sessions (< 100 per arm: no
-        verdict), suspicious lifts (≥ 50 %). See docs/compare.md.
+        Unit of analysis (--unit): users by default when every compared session has a user (and,
+        observed, no user has sessions in both arms), else sessions, and the output says why.
+        By user each user is one observation, as when variants are assigned per user: rates and
+        means are ratio metrics over users with the delta-method z-test (Deng, Knoblich & Lu
+        2018), the relative difference on the log scale, p50 and p90 by a bootstrap over users
+        (2000 resamples, seed 20240301), the sample ratio check on users, and in paired mode
+        the sessions of a user form one cluster (Obuchowski 1998 for rates). Below 100 users per
+        arm: no verdict. By session each session is one observation: rates get Newcombe's
+        interval and the two-proportion z-test (Fisher's exact test when a cell is below 5),
+        paired McNemar's test; means Welch's t-test, paired the paired t-test; p50 Mann-Whitney U
+        with the Hodges-Lehmann shift, paired Wilcoxon signed-rank; p90 order-statistic
+        intervals only, no test. Sessions of one user are alike, so analysing sessions when
+        users were randomized overstates significance.
+
+        --sequential makes every interval a confidence sequence and every p-value always valid
+        (Waudby-Smith et al. 2023, as GrowthBook ships it, tuned by --tuning): look at the
+        comparison every day and stop when you like, without inflating false positives. Every
+        row gives the minimum detectable effect (MDE) at 80 % power; --mde X (absolute: a
+        fraction for rates, ms for latency) or --mde X% (relative to A) adds the units per arm
+        needed to detect X. Health checks above the table: sample ratio mismatch (chi-square
+        against --split, p < 0.001), too few sessions or users (no verdict), suspicious lifts
+        (>= 50 %). See docs/compare.md.
 
         The terminal table shows rates as percentages and their differences in percentage
         points (pp), fitted to the terminal's width (--wide, --columns, --explain); Markdown
@@ -37,6 +53,8 @@ struct CompareCommand: ParsableCommand {
 
         Examples:
           pressdb compare A B
+          pressdb compare A B --sequential --mde 5%
+          pressdb compare A B --unit session
           pressdb compare spring-press longpress-safe-area --by config --metric cancel_rate
           pressdb compare spring-press expand-delayed-click --paired --where variant=A
           pressdb compare A B --format html --out compare.html
@@ -59,11 +77,20 @@ struct CompareCommand: ParsableCommand {
     var alpha = StatsConfiguration.defaultAlpha
     @Option(value: "METHOD", help: "Adjust p-values across the metrics shown")
     var correction = MultipleComparisonCorrection.holm
-    @Option(value: "P/Q", help: "The intended split of sessions between A and B, for the sample ratio check",
+    @Option(value: "P/Q", help: "The intended split of the units (users or sessions) between A and B, for the sample ratio check",
             discussion: "Not with --paired.", defaultDescription: "50/50")
     var split: ArmSplit?
     @Flag(help: "Replay the same sessions under configurations A and B and compare them pair by pair.")
     var paired: Bool
+    @Option(value: "UNIT", help: "What counts as one observation",
+            defaultDescription: "user when every compared session has a user, else session")
+    var unit: AnalysisUnit?
+    @Flag(help: "Confidence sequences and always-valid p-values, for looking at a running experiment as often as you like.")
+    var sequential: Bool
+    @Option(value: "N", help: "With --sequential: the units at which the confidence sequence is tightest", rule: .positive)
+    var tuning = ConfidenceSequence.defaultTuning
+    @Option(value: "X|X%", help: "An effect to plan for, absolute or relative to A: adds the units per arm needed to detect it")
+    var mde: EffectSize?
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
@@ -75,11 +102,17 @@ struct CompareCommand: ParsableCommand {
         guard a != b else {
             throw CLIError.usage("A and B are both '\(a)'; compare two different \(paired ? "configurations" : "variants or configurations")")
         }
+        if $tuning.wasGiven && !sequential {
+            throw CLIError.usage("--tuning applies to --sequential only (the confidence sequence's N*)")
+        }
     }
 
     func run() throws -> Int32 {
         var configuration = StatsConfiguration()
         configuration.alpha = alpha
+        configuration.sequential = sequential
+        configuration.sequentialTuning = tuning
+        configuration.plannedEffect = mde
         let metrics: [ExperimentMetric]
         do { metrics = try ExperimentMetric.select(self.metrics) } catch {
             throw CLIError.usage("--metric: \(Self.describe(error))")
@@ -97,11 +130,10 @@ struct CompareCommand: ParsableCommand {
                 throw CLIError.usage("\(option.displayName) does not apply with --paired (A and B are configurations; every session is in both arms)")
             }
             (report, notes) = try Self.paired(a, b, path: path, equals: equals, metrics: metrics, correction: correction,
-                                              configuration: configuration)
+                                              configuration: configuration, unit: unit)
         } else {
-            report = try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
-                                       correction: correction, configuration: configuration)
-            notes.append("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions")
+            (report, notes) = try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
+                                                correction: correction, configuration: configuration, unit: unit)
         }
 
         let renderer = ComparisonRenderer(report: report, notes: notes)
@@ -124,9 +156,37 @@ struct CompareCommand: ParsableCommand {
         return "\(error)"
     }
 
+    /// The unit to analyse by: the one asked for, else users when every compared session has a
+    /// user and (observed) no user is in both arms. Returns the unit and a note saying why when
+    /// the choice needs explaining.
+    /// - Throws: `CLIError.usage` for `--unit user` when some sessions have no user.
+    static func unit(_ asked: AnalysisUnit?, _ coverage: UserCoverage) throws -> (AnalysisUnit, String?) {
+        let missing = coverage.sessionsWithoutUser
+        switch asked {
+        case .user?:
+            if missing > 0 {
+                throw CLIError.usage("--unit user: \(missing) of the compared sessions have no user; analyse them with --unit session")
+            }
+            return (.user, coverage.usersInBothArms > 0
+                ? "warning: \(coverage.usersInBothArms) of \(coverage.users) users have sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
+                : nil)
+        case .session?:
+            return (.session, nil)
+        case nil:
+            if missing > 0 {
+                return (.session, "unit: sessions, because \(missing) of the compared sessions have no user (every session counts as independent)")
+            }
+            if coverage.usersInBothArms > 0 {
+                return (.session, "unit: sessions, because \(coverage.usersInBothArms) of \(coverage.users) users have sessions in both arms: "
+                    + "the variants were drawn per session, not per user (--unit user analyses users anyway)")
+            }
+            return (.user, nil)
+        }
+    }
+
     static func observed(_ a: String, _ b: String, path: String, by: String, equals: [String: String], split: [Double]?,
                          metrics: [ExperimentMetric], correction: MultipleComparisonCorrection,
-                         configuration: StatsConfiguration) throws -> ExperimentReport {
+                         configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
         let reader: ObservedComparisonReader
         do { reader = try ObservedComparisonReader(path: path, by: by, equals: equals) } catch let e as ComparisonError {
             throw CLIError.usage("\(e)")
@@ -136,10 +196,27 @@ struct CompareCommand: ParsableCommand {
         if try reader.storedSessions() == 0 {
             throw CLIError.empty("the database \(path) holds no sessions; ingest a log first ('pressdb ingest FILE')")
         }
+        if by == "config", let unknown = [a, b].first(where: { !reader.knowsConfiguration($0) }) {
+            throw unknownConfiguration(unknown, known: try reader.configurationNames())
+        }
         do {
-            let armA = try reader.arm(a), armB = try reader.arm(b)
-            return try Experiment.observed(control: armA, treatment: armB, metrics: metrics, expectedSplit: split,
-                                           correction: correction, configuration: configuration)
+            try reader.requireSessions(a, b)
+            let (unit, why) = try Self.unit(asked, try reader.userCoverage(a, b))
+            var notes = why.map { [$0] } ?? []
+            let report: ExperimentReport
+            if unit == .user {
+                let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
+                let usersA = try reader.userArm(a, percentiles: percentiles), usersB = try reader.userArm(b, percentiles: percentiles)
+                report = try Experiment.observed(control: usersA, treatment: usersB, metrics: metrics, expectedSplit: split,
+                                                 correction: correction, configuration: configuration)
+                notes.insert("\(by) \(a): \(usersA.users) users, \(usersA.sessions) sessions; "
+                    + "\(by) \(b): \(usersB.users) users, \(usersB.sessions) sessions", at: 0)
+            } else {
+                report = try Experiment.observed(control: try reader.arm(a), treatment: try reader.arm(b), metrics: metrics,
+                                                 expectedSplit: split, correction: correction, configuration: configuration)
+                notes.insert("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions", at: 0)
+            }
+            return (report, notes)
         } catch let e as ComparisonError {
             let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
             throw CLIError.empty("\(e)\(filter)")
@@ -150,11 +227,9 @@ struct CompareCommand: ParsableCommand {
 
     static func paired(_ a: String, _ b: String, path: String, equals: [String: String], metrics: [ExperimentMetric],
                        correction: MultipleComparisonCorrection,
-                       configuration: StatsConfiguration) throws -> (ExperimentReport, [String]) {
-        let store: Store
-        do { store = try Store.open(path: path) } catch {
-            throw CLIError.failure("cannot open \(path): \(error)")
-        }
+                       configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
+        let database = DatabasePath(path)
+        let store = try database.openStore()
         let pairing = try PairedComparison(store: store)
         // Sessions replayed now under A or B, of all that lack one of the two results.
         let progress = Progress("compare", unit: .sessions, enabled: Progress.shown(quiet: false))
@@ -163,10 +238,10 @@ struct CompareCommand: ParsableCommand {
         guard let configA = pairing.replayer.catalog.resolve(a) else { throw unknownConfiguration(a, pairing.replayer.catalog) }
         guard let configB = pairing.replayer.catalog.resolve(b) else { throw unknownConfiguration(b, pairing.replayer.catalog) }
         let summary: PairingSummary
-        let arms: PairedArms
+        let unit: AnalysisUnit, why: String?
         do {
-            summary = try pairing.prepare(control: configA, treatment: configB, equals: equals)
-            arms = try pairing.read(control: configA, treatment: configB, equals: equals)
+            summary = try database.writing { try pairing.prepare(control: configA, treatment: configB, equals: equals) }
+            (unit, why) = try Self.unit(asked, try pairing.userCoverage(equals: equals))
         } catch let e as ComparisonError {
             if case .badFilter = e { throw CLIError.usage("\(e)") }
             throw CLIError.empty("\(e)")
@@ -181,13 +256,42 @@ struct CompareCommand: ParsableCommand {
             for u in summary.unpaired { notes.append("  \(u.session): \(u.reason)") }
             if summary.unpairedCount > summary.unpaired.count { notes.append("  … and \(summary.unpairedCount - summary.unpaired.count) more") }
         }
+        if let why { notes.append(why) }
         guard summary.paired > 0 else {
             throw CLIError.empty("no session could be paired under \(a) and \(b)")
         }
         do {
+            if unit == .user {
+                let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
+                let arms = try pairing.readByUser(control: configA, treatment: configB, equals: equals, percentiles: percentiles)
+                notes[0] += "; \(arms.users) users"
+                return (try Experiment.paired(arms, metrics: metrics, correction: correction, configuration: configuration), notes)
+            }
+            let arms = try pairing.read(control: configA, treatment: configB, equals: equals)
             return (try Experiment.paired(arms, metrics: metrics, correction: correction, configuration: configuration), notes)
-        } catch {
-            throw CLIError.failure("\(Self.describe(error))")
+        } catch let e as StatsError {
+            throw CLIError.failure("\(Self.describe(e))")
+        }
+    }
+}
+
+extension AnalysisUnit: ChoiceArgument {}
+
+/// `--mde X` (absolute, in the row's unit) or `--mde X%` (relative to A).
+extension EffectSize: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        let relative = argument.hasSuffix("%")
+        let number = relative ? String(argument.dropLast()) : argument
+        guard let x = Double(number.trimmingCharacters(in: .whitespaces)), x.isFinite, x != 0 else {
+            throw .requirement("needs a non-zero effect: a number (0.01 = 1 point of a rate, or ms of latency) or a percentage of A (5%)")
+        }
+        self = relative ? .relative(x / 100) : .absolute(x)
+    }
+
+    var argumentDescription: String {
+        switch self {
+        case .absolute(let x): Render.full(x)
+        case .relative(let x): Render.full(x * 100) + "%"
         }
     }
 }

@@ -48,8 +48,10 @@ struct ConfigCommand: ParsableCommand {
             }
             var changed: [PressConfiguration] = []
             do {
-                try store.db.transaction {
-                    for c in configurations where try catalog.add(c) { changed.append(c) }
+                try database.writing {
+                    try store.db.transaction {
+                        for c in configurations where try catalog.add(c) { changed.append(c) }
+                    }
                 }
             } catch let e as CatalogError {
                 throw CLIError.failure("\(target): \(e)")
@@ -57,7 +59,7 @@ struct ConfigCommand: ParsableCommand {
             let replayer = Replayer(store: store, catalog: catalog)
             let progress = Progress("replay", unit: .sessions, enabled: Progress.shown(quiet: quiet))
             replayer.options.progress = progress.replayed
-            let summary = try replayer.replayMissing()
+            let summary = try database.writing { try replayer.replayMissing() }
             progress.clear()
             if !quiet {
                 var lines = configurations.map { c in

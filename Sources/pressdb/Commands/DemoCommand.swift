@@ -9,13 +9,18 @@ struct DemoCommand: ParsableCommand {
         abstract: "Generate an A/B log of the built-in presets, ingest, replay and report it.",
         discussion: """
         Generates a synthetic touch log (never real data: see 'pressdb generate --help') of
-        20,000 sessions split over three arms — A: spring-press, B: longpress-safe-area,
-        C: expand-delayed-click — ingests it into a fresh database (a temporary file unless
-        --db is given), replays every session, prints the summary report, and compares arm B
-        with arm A ('pressdb compare A B': differences are B − A). Then it says where the
-        database is and prints commands to explore it, written as they run from where you are.
-        --html FILE also writes the summary as a self-contained HTML page (charts of the
-        typical tap, feedback latency and outcome rates; docs/html-report.md).
+        20,000 sessions of 1,000 users split over three arms — A: spring-press,
+        B: longpress-safe-area, C: expand-delayed-click — each user assigned one arm and keeping
+        it, as an app's A/B test assigns users, and each with a finger of their own (how often
+        they drag off a button, how long they press). It ingests the log into a fresh database
+        (a temporary file unless --db is given), replays every session, prints the summary
+        report, and compares arm B with arm A ('pressdb compare A B': differences are B − A) by
+        user: each user is one observation, because a user's presses are alike and only users
+        were randomized ('pressdb compare --unit session' would treat every session as
+        independent). Then it says where the database is and prints commands to explore it,
+        written as they run from where you are. --html FILE also writes the summary as a
+        self-contained HTML page (charts of the typical tap, feedback latency and outcome rates;
+        docs/html-report.md).
         """
     )
 
@@ -87,8 +92,16 @@ struct DemoCommand: ParsableCommand {
             say("demo: wrote the HTML report to \(html)")
         }
 
-        // 3. Compare arm B (longpress-safe-area) with arm A (spring-press).
-        try emit("\nArm B against arm A (pressdb compare A B):\n\n")
+        // 3. Compare arm B (longpress-safe-area) with arm A (spring-press), by user.
+        try emit("""
+
+        Arm B against arm A (pressdb compare A B). The log assigned each user one variant, as an app's
+        A/B test does, and a user's presses are alike, so compare analyses users: each user is one
+        observation (the unit line below says so; --unit session would count every session as
+        independent and overstate the evidence).
+
+
+        """)
         let compare = try CompareCommand.parsed(["A", "B", "--db", dbPath]).run()
         guard compare == ExitCode.ok else { return compare }
         if let html { try emit("\nThe HTML report is \(html): open it in a browser.\n") }

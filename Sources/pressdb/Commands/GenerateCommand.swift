@@ -14,12 +14,19 @@ struct GenerateCommand: ParsableCommand {
         The log is SYNTHETIC: every app_version ends in the SemVer build metadata "+synthetic"
         (e.g. 3.2.0+synthetic), so it cannot pass for real data. docs/generator.md has the details.
 
-        Sessions: touch-downs an exponential 0.04 s apart on average; users u1..uK with K =
-        ceil(SESSIONS / 20), ids u<user>-<nnnn>. Each session's arm is drawn (by the --split
-        shares) from its own random stream, independently of the finger, so an A/A log has no real
-        difference. Controls: 44-120 pt wide, 44 pt high (70 %) or 44-60 pt, on a 390 x 844 pt
-        screen; containers by --containers weights; scroll axis vertical 0.8, horizontal 0.15,
-        both 0.05 (table: vertical).
+        Sessions: touch-downs an exponential 0.04 s apart on average, each by a user drawn
+        uniformly from K = ceil(SESSIONS / 20) users s<seed>-u1..s<seed>-uK; session ids
+        s<seed>-u<user>-<nnnn>, so logs of different seeds never share an id.
+        Assignment (--assign): user (default) - each user draws a variant once (by the --split
+        shares) and keeps it, like an app's sticky bucketing, and has persistent finger traits:
+        a drag-off multiplier m = Z^2 (chi-square, 1 df: mean 1, variance 2) on drag_out and
+        drag_back, and a factor e^(0.25 Z) on the median tap duration (within a user the
+        sigma(ln) of taps is then 0.374, over users still 0.45). session - each session draws its
+        own variant and every finger is alike (the behaviour before per-user assignment). Either
+        way the variant comes from its own random stream, independently of the finger, so an A/A
+        log has no real difference. Controls: 44-120 pt wide, 44 pt high (70 %) or 44-60 pt, on a
+        390 x 844 pt screen; containers by --containers weights; scroll axis vertical 0.8,
+        horizontal 0.15, both 0.05 (table: vertical).
         Fingers (probabilities; flicks only in scroll containers, 0.2 of their touches):
           tap        0.895  still, jitter sigma 0.2 pt (cut at 0.9 pt); lasts log-normal,
                             median 0.090 s, sigma(ln) 0.45
@@ -53,6 +60,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(value: "NAME=CONFIG", help: "The arms") var variants = defaults.arms
     @Option(value: "P/Q/...", help: "Shares of the arms, one per variant", defaultDescription: "equal: 50/50")
     var split: String?
+    @Option(value: "UNIT", help: "What draws a variant, as described above")
+    var assign = defaults.assignment
     @Option(value: "NAME[:WEIGHT]", help: "Containers and weights: none, scroll, table, scroll-immediate")
     var containers = defaults.containers
     @Option(.format(TouchLogFormat.allCases)) var format: TouchLogFormat
@@ -65,7 +74,7 @@ struct GenerateCommand: ParsableCommand {
     ///   configuration `SyntheticLogConfiguration.validate` refuses.
     func logConfiguration() throws -> SyntheticLogConfiguration {
         var c = SyntheticLogConfiguration(sessions: sessions, seed: seed, arms: variants, containers: containers,
-                                          sampleRate: rate)
+                                          sampleRate: rate, assignment: assign)
         if let split {
             let shares = split.split(separator: "/", omittingEmptySubsequences: false).map { Double($0) }
             guard shares.count == c.arms.count, shares.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else {
@@ -105,6 +114,8 @@ struct GenerateCommand: ParsableCommand {
     }
 
 }
+
+extension SyntheticAssignment: ChoiceArgument {}
 
 extension SyntheticArm: ExpressibleByArgument {
     /// `NAME=CONFIG`.

@@ -39,7 +39,8 @@ struct IngestCommand: ParsableCommand {
     @Option(value: "FORMAT", help: "Input format",
             discussion: "auto: '{' first means NDJSON, a CSV header with 'session' and 't' columns CSV, else a device recording (getevent, evemu, evtest, libinput) recognised by its first lines.")
     var format = InputFormatSelection.auto
-    @Option(value: "NAME", help: "Configuration name for sessions that give none") var config: String?
+    @Option(value: "NAME", help: "Configuration name for sessions that give none: a preset or one added with 'pressdb config add'")
+    var config: String?
     @Option(value: "NAME", help: "Container for sessions that give none") var container: Container?
     @Option(value: "X0:X1,Y0:Y1", help: "Device recordings: the touchscreen's raw axis ranges, e.g. 0:1079,0:2339, or with resolutions in units/mm, 0:3987:32,0:1960:31",
             defaultDescription: "the recording's own ranges, else none: pixels = raw")
@@ -95,18 +96,37 @@ struct IngestCommand: ParsableCommand {
                                                                      container: options.defaultContainer))
         let paths = files.isEmpty ? ["-"] : files
 
-        // Open every input first: a missing file fails before anything is written.
-        var inputs: [ByteInput] = []
-        for path in paths {
-            if path == "-" { inputs.append(ByteInput(fileDescriptor: STDIN_FILENO, name: "-")); continue }
-            do { inputs.append(try ByteInput(path: path)) } catch let e as InputError {
-                throw CLIError.failure("cannot read \(e.message)")
+        // Every input is opened and its format told before the database is: one that cannot be
+        // read is named at the end while the others are ingested; when none can, or every one
+        // is empty, nothing is written (no database is created).
+        let (inputs, unreadable) = Self.openInputs(paths, format: format.format)
+        if inputs.isEmpty || (strict && !unreadable.isEmpty) {
+            for problem in unreadable.dropLast() { printError("pressdb ingest: \(problem)") }
+            throw CLIError.failure(unreadable.last!)
+        }
+        if inputs.allSatisfy(\.isBlank) {
+            if !unreadable.isEmpty {
+                for problem in unreadable.dropLast() { printError("pressdb ingest: \(problem)") }
+                throw CLIError.failure(unreadable.last!)
             }
+            let names = inputs.map { $0.path == "-" ? "standard input" : $0.path }
+            let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            throw CLIError.empty("nothing to ingest: \(list) hold\(names.count == 1 ? "s" : "") no records")
         }
 
         let dbPath = database.path
         let databaseExisted = database.exists
-        let store = try database.openStore()
+        // --config names a configuration the database knows (a preset, or one added); checked
+        // before anything is written, as a command-line error.
+        var opened: Store?
+        if let name = config, PressConfiguration.preset(named: name) == nil {
+            guard databaseExisted else { throw unknownConfiguration(name, known: PressConfiguration.presets.map(\.name), option: "--config") }
+            let store = try database.openStore()
+            let catalog = try ConfigurationCatalog(store: store)
+            guard catalog.resolve(name) != nil else { throw unknownConfiguration(name, catalog, option: "--config") }
+            opened = store
+        }
+        let store = try opened ?? database.openStore()
         // Ctrl-C: stop at the next batch boundary, keep what is whole (Interrupt.swift).
         Interrupt.install()
         defer { Interrupt.uninstall() }
@@ -122,9 +142,8 @@ struct IngestCommand: ParsableCommand {
         do {
             let ingester = try Ingester(store: store, options: options)
             ingesting = ingester
-            for (input, path) in zip(inputs, paths) {
+            for (input, path, f, _) in inputs {
                 if Interrupt.requested() { throw IngestInterrupted() }
-                let f: InputFormat = try format.format ?? InputFormat.detect(input)
                 switch f {
                 case .ndjson:
                     // Layout records apply to the device recordings read after them.
@@ -161,7 +180,7 @@ struct IngestCommand: ParsableCommand {
             printError("\(e)")
             // --strict writes nothing: a database this run created is removed again.
             if !databaseExisted {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dbPath + suffix) }
+                for file in Schema.files(of: dbPath) { try? FileManager.default.removeItem(atPath: file) }
             }
             return ExitCode.rejects
         } catch let e as InputError {
@@ -169,7 +188,8 @@ struct IngestCommand: ParsableCommand {
             throw CLIError.failure("\(e.message)")
         } catch {
             progress.clear()
-            throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath))")
+            let committed = (ingesting?.committedBatches ?? 0, ingesting?.committedSessions ?? 0)
+            throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath, committed: committed))")
         }
         progress.clear()
 
@@ -213,7 +233,41 @@ struct IngestCommand: ParsableCommand {
             lines += ReplayCommand.describe(replayed)
             printError(lines.joined(separator: "\n"))
         }
+        if !unreadable.isEmpty {
+            for problem in unreadable {
+                printError("pressdb ingest: \(problem); the other inputs were ingested; re-run the same command once it "
+                    + "can be read (what is stored now is skipped as duplicates)")
+            }
+            return ExitCode.failure
+        }
         return rejectCount > 0 ? ExitCode.rejects : ExitCode.ok
+    }
+
+    /// An input to ingest: its bytes, the path given (`-` for standard input), its format, and
+    /// whether it holds nothing but blanks.
+    typealias OpenInput = (input: ByteInput, path: String, format: InputFormat, isBlank: Bool)
+
+    /// Opens each of `paths` and tells its format (`format` when given, else from its first
+    /// bytes, `InputFormat.detect`): the inputs that can be read, and for each that cannot, why
+    /// (`cannot read FILE: reason`, or `FILE: cannot tell the format: …`), in order.
+    static func openInputs(_ paths: [String], format: InputFormat?) -> (inputs: [OpenInput], unreadable: [String]) {
+        var inputs: [OpenInput] = [], unreadable: [String] = []
+        for path in paths {
+            let input: ByteInput
+            if path == "-" { input = ByteInput(fileDescriptor: STDIN_FILENO, name: "-") } else {
+                do { input = try ByteInput(path: path) } catch {
+                    unreadable.append("cannot read \((error as? InputError)?.message ?? "\(path): \(error)")")
+                    continue
+                }
+            }
+            do {
+                let f = try format ?? InputFormat.detect(input)
+                inputs.append((input, path, f, try input.peekFirstNonBlankByte() == nil))
+            } catch {
+                unreadable.append((error as? InputError)?.message ?? "\(path): \(error)")
+            }
+        }
+        return (inputs, unreadable)
     }
 
     /// A duration in seconds (ingest and replay report their times so).

@@ -95,6 +95,9 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws -> Int32 {
         let display = Display(refreshRate: refreshRate, density: density)
+        guard database.exists else {
+            throw CLIError.empty("no database at \(database.path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
+        }
         let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)
         var options = ReplayOptions(display: display)
@@ -127,10 +130,10 @@ struct ReplayCommand: ParsableCommand {
         let started = ContinuousClock.now
         let summary: ReplaySummary
         if missing {
-            summary = try replayer.replayMissing(show)
+            summary = try database.writing { try replayer.replayMissing(show) }
         } else {
             let filter = SessionFilter(sessions: sessions.isEmpty ? nil : sessions)
-            summary = try replayer.replay(filter, as: target, show)
+            summary = try database.writing { try replayer.replay(filter, as: target, show) }
             if !sessions.isEmpty && summary.replayed + summary.failureCount == 0 && summary.unknownConfigs.isEmpty {
                 throw CLIError.empty("no stored session has the id \(sessions.joined(separator: ", "))")
             }
@@ -155,9 +158,15 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// The error for a configuration name that is neither a preset nor stored.
-func unknownConfiguration(_ name: String, _ catalog: ConfigurationCatalog) -> CLIError {
-    let known = catalog.current.keys.sorted().joined(separator: ", ")
-    return CLIError.usage("no configuration named '\(name)' (known: \(known)); add one with 'pressdb config add FILE.json'")
+/// The error for a configuration name that is neither a preset nor stored (status 2), after
+/// `option` when given ("--config: no configuration named …").
+func unknownConfiguration(_ name: String, _ catalog: ConfigurationCatalog, option: String? = nil) -> CLIError {
+    unknownConfiguration(name, known: Array(catalog.current.keys), option: option)
+}
+
+/// The same, given the names known.
+func unknownConfiguration(_ name: String, known: [String], option: String? = nil) -> CLIError {
+    CLIError.usage((option.map { "\($0): " } ?? "") + "no configuration named '\(name)' (known: \(known.sorted().joined(separator: ", "))); "
+        + "add one with 'pressdb config add FILE.json'")
 }
 

@@ -109,12 +109,19 @@ struct ReportCommand: ParsableCommand {
                            rows: t.rows.map { cells($0).map { .text($0.full) } })
     }
 
+    /// The warning for a configuration whose results cover only part of the selected sessions
+    /// (its own sessions' results, or with `--as` the sessions replayed as it), and what to run.
+    static func describe(_ p: ReportRunner.PartialCoverage, replayedAs: Bool) -> String {
+        replayedAs
+            ? "the results replayed as \(p.config) (version \(p.version)) cover \(p.covered) of the \(p.selected) selected "
+                + "sessions; run 'pressdb replay --as \(p.config)' to replay the others"
+            : "configuration \(p.config) has results of its current version \(p.version) for \(p.covered) of the "
+                + "\(p.selected) selected sessions naming it; run 'pressdb replay --missing' to replay the others"
+    }
+
     /// Why `report_input` is empty, and what to do about it.
     static func emptyInputReason(_ runner: ReportRunner, _ filter: ReportFilter) throws -> String {
         let unknown = try runner.unknownConfigurations()
-        if let a = filter.replayedAs, !runner.knowsConfiguration(a) {
-            return "no configuration named '\(a)'; add it with 'pressdb config add FILE.json', then 'pressdb replay --as \(a)'"
-        }
         var what: [String] = filter.equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         if let s = filter.since { what.append("since \(s)") }
         if let u = filter.until { what.append("until \(u)") }
@@ -172,6 +179,9 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw CLIError.failure(DatabaseProblem.describe(error, path: path))
         }
+        if let a = replayedAs, !runner.knowsConfiguration(a) {
+            throw unknownConfiguration(a, known: Array(try runner.configurations().keys))
+        }
         // Reports over report_input need replayed sessions; others (rejects) read tables directly.
         if def.sql.contains("report_input") {
             if try runner.sessionCount() == 0 {
@@ -180,6 +190,7 @@ struct ReportCommand: ParsableCommand {
             if try runner.inputCount() == 0 {
                 throw CLIError.empty(try Self.emptyInputReason(runner, filter))
             }
+            for partial in try runner.partialCoverage() { printError("pressdb report: warning: \(Self.describe(partial, replayedAs: filter.replayedAs != nil))") }
         }
         guard let tabular = format.tabular else {
             let result: ReportResult

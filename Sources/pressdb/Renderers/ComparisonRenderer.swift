@@ -39,6 +39,7 @@ struct ComparisonRenderer {
                      "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b"]
         let paired = report.mode == .paired
         if paired { names += ["a_only", "b_only"] }
+        names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential"]
         var table = ResultTable(columns: names.map { Column($0) })
         for r in report.rows {
             var cells: [Cell] = [
@@ -50,6 +51,9 @@ struct ComparisonRenderer {
                 .int(r.controlCount), .int(r.treatmentCount),
             ]
             if paired { cells += [r.pairedCounts.map { .int($0.controlOnly) } ?? .null, r.pairedCounts.map { .int($0.treatmentOnly) } ?? .null] }
+            cells += [.text(r.unit.rawValue), .int(r.controlUnits), .int(r.treatmentUnits), Self.number(r.standardError),
+                      Self.number(r.minimumDetectableEffect), Self.number(r.relativeMinimumDetectableEffect),
+                      r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential)]
             table.rows.append(cells)
         }
         return table
@@ -95,9 +99,23 @@ struct ComparisonRenderer {
             : "\(report.treatmentName) against \(report.controlName), observed: different sessions in each arm"
     }
 
-    /// The lines under the title: the sample ratio check and how p-values were adjusted.
+    /// "users" or "sessions" (pairs are sessions).
+    var unitWord: String { report.unit == .user ? "users" : "sessions" }
+
+    /// The lines under the title: the unit of analysis, whether the analysis is sequential, the
+    /// sample ratio check and how p-values were adjusted.
     var header: [String] {
         var lines: [String] = []
+        switch report.unit {
+        case .user:
+            lines.append("unit of analysis: users — each user is one observation, as when variants are assigned per user")
+        case .session:
+            lines.append("unit of analysis: sessions — each session is one observation")
+        }
+        if report.isSequential {
+            lines.append("sequential analysis: confidence sequences and always-valid p-values (Waudby-Smith et al. 2023, "
+                + "N* = \(NumberText.compact(report.configuration.sequentialTuning, maxDigits: 0)) \(unitWord)), valid however often you look")
+        }
         if let srm = report.sampleRatio {
             let split = report.expectedSplit.map { NumberText.compact($0 * 100, maxDigits: 1) }.joined(separator: "/")
             lines.append("sample ratio \(srm.observed[0]):\(srm.observed[1]) against an intended \(split): "
@@ -115,14 +133,23 @@ struct ComparisonRenderer {
         return lines
     }
 
-    static let footnote = """
-        Rates in %, their differences in percentage points (pp); latencies in ms. The p50 difference is the
-        Hodges–Lehmann shift (the median of the differences); p90 rows have no test, their verdict comes
-        from a conservative interval. Verdicts: better / worse when the (adjusted) p-value is below α and
-        the interval excludes 0; lower is better for every metric but tap_rate. Feedback latency covers the
-        presses that were seen; presses never seen are counted by unseen_rate instead, so read the two
-        together: an arm that stops hiding quick taps can look slower on latency while it is seen far more.
-        """
+    /// What the table's numbers mean for this report's unit and inference.
+    var footnote: String {
+        var lines = ["Rates in %, their differences in percentage points (pp); latencies in ms. MDE: the difference this",
+                     "comparison detects with 80 % power at α. Lower is better for every metric but tap_rate."]
+        if report.unit == .user || report.isSequential {
+            lines += ["Each row's p-value and interval come from one test over \(unitWord) (percentiles: a bootstrap), so",
+                      "p < α exactly when the interval excludes 0; a verdict needs the adjusted p below α as well."]
+        } else {
+            lines += ["The p50 difference is the Hodges–Lehmann shift (the median of the differences) and its verdict",
+                      "follows the Mann–Whitney or signed-rank test; p90 rows have no test, their verdict comes from a",
+                      "conservative interval; rates and means need p < α and their interval excluding 0."]
+        }
+        lines += ["Feedback latency covers the presses that were seen; presses never seen are counted by unseen_rate",
+                  "instead, so read the two together: an arm that stops hiding quick taps can look slower on latency",
+                  "while it is seen far more."]
+        return lines.joined(separator: "\n")
+    }
 
     static func pText(_ p: Double?) -> String {
         guard let p, p.isFinite else { return "–" }
@@ -177,19 +204,21 @@ struct ComparisonRenderer {
     }
 
     /// The columns and cells shown to people: the terminal table (fitted to its width) and the
-    /// HTML table (full forms). Columns are named as in CSV (`--columns diff,verdict`).
+    /// HTML table (full forms). Columns are named as in CSV (`--columns diff,verdict`); the MDE
+    /// column is `mde`, the units needed for `--mde` `units_needed`.
     var humanTable: (columns: [ShownColumn], rows: [[ShownCell]]) {
         let adjusted = report.correction != .none
-        let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)
+        // CS: a confidence sequence, valid at every look.
+        let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2) + (report.isSequential ? "% CS" : "% CI")
         var columns = [
             ShownColumn(name: "metric"),
             ShownColumn(name: "a", header: "A: \(report.controlName)", shortHeader: "A", compactLeavesOut: "intervals",
                         alignsRight: true, abbreviations: report.controlName == "A" ? [] : [("A", report.controlName)]),
             ShownColumn(name: "b", header: "B: \(report.treatmentName)", shortHeader: "B", compactLeavesOut: "intervals",
                         alignsRight: true, abbreviations: report.treatmentName == "B" ? [] : [("B", report.treatmentName)]),
-            ShownColumn(name: "diff", header: "B − A (\(level)% CI)", compactHeader: "B − A", compactLeavesOut: "intervals",
+            ShownColumn(name: "diff", header: "B − A (\(level))", compactHeader: "B − A", compactLeavesOut: "intervals",
                         alignsRight: true),
-            ShownColumn(name: "rel_diff", header: "relative (\(level)% CI)", shortHeader: "rel (\(level)% CI)",
+            ShownColumn(name: "rel_diff", header: "relative (\(level))", shortHeader: "rel (\(level))",
                         compactHeader: "rel", compactLeavesOut: "intervals", alignsRight: true),
             ShownColumn(name: "p_value", header: "p", alignsRight: true),
         ]
@@ -199,7 +228,12 @@ struct ComparisonRenderer {
                                        abbreviations: [("p adj", report.correction == .holm ? "p adjusted by Holm–Bonferroni"
                                                                                             : "p adjusted by Benjamini–Hochberg")]))
         }
-        columns += [ShownColumn(name: "verdict"), ShownColumn(name: "test")]
+        let planned = report.configuration.plannedEffect != nil
+        columns += [ShownColumn(name: "verdict"),
+                    ShownColumn(name: "mde", header: "MDE", alignsRight: true,
+                                abbreviations: [("MDE", "minimum detectable effect at 80 % power")])]
+        if planned { columns.append(ShownColumn(name: "units_needed", header: "\(unitWord)/arm for --mde", alignsRight: true)) }
+        columns.append(ShownColumn(name: "test"))
         let rows = report.rows.map { r -> [ShownCell] in
             func arm(_ value: Double, _ interval: ConfidenceInterval?) -> ShownCell {
                 let full = Self.armText(r.metric, value, interval), compact = Self.valueText(r.metric, value)
@@ -212,7 +246,9 @@ struct ComparisonRenderer {
                          ShownCell(Self.pText(r.pValue))]
             if adjusted { cells.append(ShownCell(Self.pText(r.adjustedPValue))) }
             // The verdict's words are PressStats' own, the same in every format.
-            cells += [ShownCell(r.verdict.rawValue), ShownCell(r.test)]
+            cells += [ShownCell(r.verdict.rawValue), ShownCell(Self.mdeText(r))]
+            if planned { cells.append(ShownCell(r.unitsNeededPerArm.map(String.init) ?? "–")) }
+            cells.append(ShownCell(r.test))
             return cells
         }
         return (columns, rows)
@@ -222,7 +258,13 @@ struct ComparisonRenderer {
     var presentation: TablePresentation {
         TablePresentation(
             key: ["metric", "diff", "verdict", report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "diff+",
-                  "rel_diff", "a+", "b+", "rel_diff+", "p_value"])
+                  "units_needed", "rel_diff", "a+", "b+", "rel_diff+", "p_value", "mde"])
+    }
+
+    /// The minimum detectable effect in the row's unit: "1.23 pp" or "4.5 ms".
+    static func mdeText(_ row: ExperimentRow) -> String {
+        guard let m = row.minimumDetectableEffect, m.isFinite else { return "–" }
+        return row.metric.isRate ? String(format: "%.2f pp", m * 100) : String(format: "%.1f ms", m)
     }
 
     /// The test's name without the interval method, for the terminal (other formats say both).
@@ -246,7 +288,7 @@ struct ComparisonRenderer {
         rows = rows.map { row in var r = row; r[r.count - 1].full = Self.shortTest(r[r.count - 1].full); return r }
         let table = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
         out += table.render(rows)
-        return out + "\n" + TerminalTable.wrap(Self.footnote.replacingOccurrences(of: "\n", with: " "),
+        return out + "\n" + TerminalTable.wrap(footnote.replacingOccurrences(of: "\n", with: " "),
                                                width: width ?? HelpRow.width)
     }
 
@@ -285,7 +327,7 @@ struct ComparisonRenderer {
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: columns.map { $0.alignsRight ? .numeric($0.header) : .text($0.header) },
                              rows: rows.map { $0.map { $0.full.replacingOccurrences(of: " (", with: "\n(") } }))
-        page.paragraph(Self.footnote.replacingOccurrences(of: "\n", with: " "))
+        page.paragraph(footnote.replacingOccurrences(of: "\n", with: " "))
         return page.render()
     }
 }

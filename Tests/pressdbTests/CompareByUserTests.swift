@@ -1,0 +1,200 @@
+import Foundation
+import PressTestSupport
+import Testing
+
+/// A fresh database holding `pressdb generate` output for `generate` options (or `log`), ingested.
+private func database(_ generate: [String], log: String? = nil) throws -> String {
+    let db = try Binary.temporaryDirectory().appendingPathComponent("u.sqlite").path
+    let text = try log ?? Binary.run(["generate"] + generate).stdout
+    let ingest = try Binary.run(["ingest", "--db", db, "--quiet"], stdin: text)
+    #expect(ingest.status == 0, "\(ingest.stderr)")
+    return db
+}
+
+private func jsonRows(_ r: ProcessResult) throws -> [[String: Any]] {
+    #expect(r.status == 0, "\(r.stderr)")
+    return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+}
+
+private func number(_ row: [String: Any], _ key: String) throws -> Double { try #require(row[key] as? Double, "\(key)") }
+
+private func expectClose(_ x: Double, _ y: Double, _ what: String, relative: Double = 1e-12) {
+    #expect(abs(x - y) <= relative * max(abs(y), 1e-300), "\(what): \(x) against \(y)")
+}
+
+/// The user-randomized A/A log of issue 14: 300 users × 20 presses (`generate -n 6000`), variants
+/// assigned per user with persistent finger traits, both arms spring-press. Seed 5.
+private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=spring-press,B=spring-press"]
+
+@Suite(.serialized) struct CompareByUserCommandTests {
+    /// The database of `aaLog`, made once for the suite's tests.
+    static let aa: String = try! database(aaLog)
+
+    // Reference values from numpy 2.4 / scipy 1.17 / statsmodels 0.15, computed outside the suite
+    // from `pressdb report sessions --format csv` of this very database: each session's user is its
+    // id's prefix (s5-u38-0001 → s5-u38), X = a user's sessions (or feedback latencies) and Y =
+    // its cancels (or the latencies' sum), per arm Var(R̂) = (s²_Y/X̄² − 2Ȳ s_XY/X̄³ + Ȳ² s²_X/X̄⁴)/n
+    // with np.cov(ddof=1) (Deng, Knoblich & Lu 2018, §3), interval δ ± norm.ppf(0.975)·√(Var_A + Var_B):
+    //   cancel_rate: 151 and 149 users, 3040 and 2960 sessions, δ = −0.0024182076813655737,
+    //     SE = 0.00534431333399576, interval (−0.012892869338094444, 0.008056453975363297),
+    //     p = 0.6509215032405781; statsmodels' OLS of the session indicator on the arm with
+    //     cov_type='cluster' (CR0, groups = users) gives SE 0.0053264834303528834, which is the
+    //     delta method with each arm's variance times (n − 1)/n, as it must be.
+    //   feedback_latency_ms: δ = −1.9456778821078657, SE = 2.5767735346995195,
+    //     interval (−6.996061206434895, 3.1047054422191636).
+    @Test func ratioMetricIntervalsAreTheDeltaMethodOverUsers() throws {
+        let r = try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate,feedback_latency_ms", "--format", "json"])
+        let rows = try jsonRows(r)
+        #expect(r.stderr.contains("compare: variant A: 151 users, 3040 sessions; variant B: 149 users, 2960 sessions"))
+        let cancel = rows[0], latency = rows[1]
+        #expect(cancel["unit"] as? String == "user" && cancel["sequential"] as? Bool == false)
+        #expect(cancel["units_a"] as? Int == 151 && cancel["units_b"] as? Int == 149)
+        #expect(cancel["n_a"] as? Int == 3040 && cancel["n_b"] as? Int == 2960)
+        expectClose(try number(cancel, "diff"), -0.0024182076813655737, "cancel diff")
+        expectClose(try number(cancel, "se"), 0.00534431333399576, "cancel se", relative: 1e-10)
+        expectClose(try number(cancel, "diff_low"), -0.012892869338094444, "cancel low", relative: 1e-10)
+        expectClose(try number(cancel, "diff_high"), 0.008056453975363297, "cancel high", relative: 1e-10)
+        expectClose(try number(cancel, "p_value"), 0.6509215032405781, "cancel p", relative: 1e-9)
+        expectClose(try number(latency, "diff_low"), -6.996061206434895, "latency low", relative: 1e-10)
+        expectClose(try number(latency, "diff_high"), 3.1047054422191636, "latency high", relative: 1e-10)
+        #expect(latency["unit"] as? String == "user")
+
+        // The same interval from the per-session rows, in the residual form of the delta method,
+        // Var(R̂) = n/(n − 1) · Σ(Yᵢ − R̂Xᵢ)²/(ΣX)² — another algebra of the same formula.
+        let sessions = try jsonRows(try Binary.run(["report", "sessions", "--db", Self.aa, "--format", "json"]))
+        #expect(sessions.count == 6000)
+        var users: [String: [String: (x: Double, y: Double)]] = ["A": [:], "B": [:]]
+        for s in sessions {
+            let id = try #require(s["session"] as? String), variant = try #require(s["variant"] as? String)
+            let dash = try #require(id.lastIndex(of: "-"))
+            let user = String(id[..<dash])
+            var t = users[variant]![user] ?? (0, 0)
+            t.x += 1
+            if s["outcome"] as? String == "cancel" { t.y += 1 }
+            users[variant]![user] = t
+        }
+        func estimate(_ arm: [String: (x: Double, y: Double)]) -> (r: Double, variance: Double) {
+            let sx = arm.values.reduce(0) { $0 + $1.x }, r = arm.values.reduce(0) { $0 + $1.y } / sx
+            let n = Double(arm.count), residuals = arm.values.reduce(0) { $0 + ($1.y - r * $1.x) * ($1.y - r * $1.x) }
+            return (r, n / (n - 1) * residuals / (sx * sx))
+        }
+        let a = estimate(users["A"]!), b = estimate(users["B"]!)
+        let half = 1.959963984540054 * (a.variance + b.variance).squareRoot()
+        expectClose(try number(cancel, "diff_low"), b.r - a.r - half, "cancel low (residual form)", relative: 1e-10)
+        expectClose(try number(cancel, "diff_high"), b.r - a.r + half, "cancel high (residual form)", relative: 1e-10)
+
+        // The table says the unit above the rows and shows the MDE.
+        let table = try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate"])
+        #expect(table.stdout.contains("unit of analysis: users — each user is one observation"))
+        #expect(table.stdout.contains("sample ratio 151:149"))
+        #expect(table.stdout.contains("MDE") && table.stdout.contains("delta-method z-test over users"))
+    }
+
+    // --sequential widens the interval by exactly the confidence-sequence factor. GrowthBook's
+    // formula evaluated in numpy for N = 151 + 149 = 300 users, α = 0.05, N* = 5000:
+    // ρ = √((−2 ln α + ln(−2 ln α + 1))/N*), half-width = SE·√N·√(2(Nρ² + 1)/(N²ρ²)·ln(√(Nρ² + 1)/α)),
+    // factor = half-width/(z_{0.975}·SE) = 2.26924184345505, and for cancel_rate the sequence
+    // (−0.026187748208848925, 0.021351332846117777). The MDE grows by the same c: with
+    // --sequential it is (half-width per SE + z_{0.8})·SE.
+    @Test func sequentialWidensByTheConfidenceSequenceFactor() throws {
+        let fixed = try jsonRows(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate,feedback_latency_ms",
+                                                 "--format", "json"]))
+        let r = try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate,feedback_latency_ms",
+                                "--format", "json", "--sequential"])
+        let sequential = try jsonRows(r)
+        for (f, s) in zip(fixed, sequential) {
+            #expect(s["sequential"] as? Bool == true)
+            let widening = (try number(s, "diff_high") - (try number(s, "diff_low"))) / (try number(f, "diff_high") - (try number(f, "diff_low")))
+            expectClose(widening, 2.26924184345505, "widening of \(s["metric"]!)", relative: 1e-9)
+            expectClose(try number(s, "diff"), try number(f, "diff"), "estimate")
+            #expect(try number(s, "p_value") >= (try number(f, "p_value")))   // always-valid p is larger
+        }
+        expectClose(try number(sequential[0], "diff_low"), -0.026187748208848925, "sequence low", relative: 1e-10)
+        expectClose(try number(sequential[0], "diff_high"), 0.021351332846117777, "sequence high", relative: 1e-10)
+        let se = try number(sequential[0], "se")
+        expectClose(try number(sequential[0], "mde"), (2.26924184345505 * 1.959963984540054 + 0.8416212335729143) * se, "sequential MDE", relative: 1e-9)
+        let table = try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate", "--sequential", "--tuning", "2000"])
+        #expect(table.stdout.contains("sequential analysis: confidence sequences and always-valid p-values"))
+        #expect(table.stdout.contains("N* = 2000") && table.stdout.contains("95% CS"))
+        #expect(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--tuning", "2000"]).status == 2)
+    }
+
+    // Power: the MDE at 80 % is (z_{0.975} + z_{0.8})·SE, and --mde 10% gives the users per arm
+    // n = ((z_{0.975} + z_{0.8})·σ/δ)², σ² = n_A Var(R̂_A) + n_B Var(R̂_B), δ = 0.1·R̂_A, rounded up.
+    // In numpy from the same data: cancel_rate MDE 0.014972549237486555, n = 2666.54 → 2667;
+    // feedback_latency_ms MDE 7.219050645238878, n = 214.03 → 215. statsmodels' NormalIndPower
+    // with effect size δ/√(σ²/2) gives 2666.53 and 214.03 (it adds the far tail's sliver of power).
+    @Test func mdeAndUnitsNeeded() throws {
+        let rows = try jsonRows(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate,feedback_latency_ms",
+                                                "--format", "json", "--mde", "10%"]))
+        expectClose(try number(rows[0], "mde"), 0.014972549237486555, "cancel MDE", relative: 1e-10)
+        expectClose(try number(rows[1], "mde"), 7.219050645238878, "latency MDE", relative: 1e-10)
+        expectClose(try number(rows[0], "mde_rel"), 0.014972549237486555 / 0.035526315789473684, "relative MDE", relative: 1e-10)
+        #expect(rows[0]["units_needed"] as? Int == 2667 && rows[1]["units_needed"] as? Int == 215)
+        // Without --mde there is no planned effect.
+        let plain = try jsonRows(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate", "--format", "json"]))
+        #expect(plain[0]["units_needed"] is NSNull)
+        // Absolute: 0.005 = half a point of cancel rate: n = 2666.54 · (0.1·R̂_A/0.005)² → 1347.
+        let absolute = try jsonRows(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate", "--format", "json",
+                                                    "--mde", "0.005"]))
+        let expected = (2666.540173376401 * pow(0.1 * 0.035526315789473684 / 0.005, 2)).rounded(.up)
+        #expect(absolute[0]["units_needed"] as? Int == Int(expected))
+        let table = try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate", "--mde", "10%"])
+        #expect(table.stdout.contains("users/arm for --mde") && table.stdout.contains("2667"))
+    }
+
+    // --unit session gives the session-level analysis: scipy 1.17 on the same counts (108 of 3040
+    // against 98 of 2960): `chi2_contingency([[108, 2932], [98, 2862]], correction=False)` p =
+    // 0.6070319230054979; Newcombe's method 10 from the Wilson limits, (−0.011695237735192423,
+    // 0.006868538752654963); the relative interval by Katz's log method (statsmodels
+    // `confint_proportions_2indep(98, 2960, 108, 3040, method='log', compare='ratio')`: ratio
+    // (0.7123345495220837, 1.2192264524261407)) — the last changed on purpose (issue 15 item 16).
+    @Test func sessionUnitGivesTheSessionLevelTests() throws {
+        let rows = try jsonRows(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate", "--format", "json",
+                                                "--unit", "session"]))
+        let c = rows[0]
+        #expect(c["unit"] as? String == "session" && c["units_a"] as? Int == 3040 && c["units_b"] as? Int == 2960)
+        #expect((c["test"] as? String)?.hasPrefix("two-proportion z-test") == true)
+        expectClose(try number(c, "p_value"), 0.6070319230054979, "z-test p", relative: 1e-9)
+        expectClose(try number(c, "diff_low"), -0.011695237735192423, "Newcombe low", relative: 1e-9)
+        expectClose(try number(c, "diff_high"), 0.006868538752654963, "Newcombe high", relative: 1e-9)
+        expectClose(try number(c, "rel_diff_low"), 0.7123345495220837 - 1, "Katz low", relative: 1e-9)
+        expectClose(try number(c, "rel_diff_high"), 1.2192264524261407 - 1, "Katz high", relative: 1e-9)
+        let table = try Binary.run(["compare", "A", "B", "--db", Self.aa, "--unit", "session", "--metric", "cancel_rate"])
+        #expect(table.stdout.contains("unit of analysis: sessions") && !table.stdout.contains("users,"))
+    }
+
+    // Paired by user: the same sessions under two configurations, each user one cluster of pairs.
+    @Test func pairedModeClustersByUser() throws {
+        let rows = try jsonRows(try Binary.run(["compare", "spring-press", "longpress-safe-area", "--paired", "--db", Self.aa,
+                                                "--where", "variant=A", "--metric", "cancel_rate,feedback_latency_ms", "--format", "json"]))
+        #expect(rows.allSatisfy { $0["unit"] as? String == "user" && $0["units_a"] as? Int == 151 && $0["units_b"] as? Int == 151 })
+        #expect((rows[0]["test"] as? String)?.hasPrefix("cluster-adjusted McNemar over users") == true)
+        #expect(rows[0]["n_a"] as? Int == 3040)
+    }
+
+    // The default unit falls back to sessions, and says why, when the sessions cannot be grouped
+    // by the randomized user: when users met both arms (the variant drawn per session), or when
+    // some sessions have no user (then --unit user is a command-line error).
+    @Test func unitFallsBackToSessionsAndSaysWhy() throws {
+        let perSession = try database(["--sessions", "1000", "--seed", "3", "--assign", "session"])
+        let r = try Binary.run(["compare", "A", "B", "--db", perSession, "--metric", "cancel_rate"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("unit: sessions, because 50 of 50 users have sessions in both arms"))
+        #expect(r.stdout.contains("unit of analysis: sessions"))
+        let forced = try Binary.run(["compare", "A", "B", "--db", perSession, "--metric", "cancel_rate", "--unit", "user"])
+        #expect(forced.stdout.contains("warning: 50 of 50 users have sessions in both arms"))
+        #expect(forced.stdout.contains("unit of analysis: users"))
+
+        let log = try Binary.run(["generate", "--sessions", "300", "--seed", "2"]).stdout
+        let anonymous = log.replacingOccurrences(of: #","user":"s2-u[0-9]+""#, with: "", options: .regularExpression)
+        #expect(!anonymous.contains("\"user\""))
+        let db = try database([], log: anonymous)
+        let unnamed = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate", "--format", "csv"])
+        #expect(unnamed.status == 0)
+        #expect(unnamed.stderr.contains("compare: unit: sessions, because 300 of the compared sessions have no user"))
+        let refused = try Binary.run(["compare", "A", "B", "--db", db, "--unit", "user"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "pressdb compare: --unit user: 300 of the compared sessions have no user; analyse them with --unit session\n")
+    }
+}
