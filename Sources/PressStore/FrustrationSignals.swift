@@ -81,3 +81,48 @@ public enum SessionSignal: String, CaseIterable, Sendable, Hashable {
     /// `result_events`).
     public var needsSequences: Bool { self != .deadPress }
 }
+
+/// The SQL of the signals that read outcomes — of a press and of the next press of its sequence
+/// in the same world — written once for `report_input` (ReportRunner) and the paired
+/// comparison. `r` names the press's `result_events` row, `q` its `press_sequences` row, `n` the
+/// next press's result in the same world (NULL when it has none there).
+public enum FrustrationSQL {
+    /// The columns from the press sequences, with the two retry signals:
+    /// - `is_retry_after_cancel`: `r` ended as a cancel or a scroll-abort, and `n` is a tap
+    ///   touching down within `cancel_retry_window_s` of `r`'s end;
+    /// - `is_retry_after_unseen`: `r` was an unseen press, and `n` (any outcome) touches down
+    ///   within `unseen_retry_window_s` of its end.
+    public static func sequenceColumns(_ r: String, _ q: String, _ n: String) -> String {
+        """
+        \(q).actor, \(q).press_index,
+        coalesce(\(q).is_rage_press, 0) AS is_rage_press,
+        coalesce(\(q).is_rage_episode, 0) AS is_rage_episode,
+        coalesce(\(r).outcome IN ('cancel', 'scroll_abort') AND \(n).outcome = 'tap'
+                 AND \(q).next_gap_s BETWEEN 0 AND signal_parameter('cancel_retry_window_s'), 0) AS is_retry_after_cancel,
+        coalesce(\(r).is_unseen_press AND \(n).session_id IS NOT NULL
+                 AND \(q).next_gap_s BETWEEN 0 AND signal_parameter('unseen_retry_window_s'), 0) AS is_retry_after_unseen
+        """
+    }
+
+    /// The same columns, NULL: for a query that reads none of them, which then neither sorts
+    /// the stored sessions nor changes the order rows come in (sums over them stay bit-equal).
+    public static let absentSequenceColumns = "NULL AS actor, NULL AS press_index, NULL AS is_rage_press, NULL AS is_rage_episode, "
+        + "NULL AS is_retry_after_cancel, NULL AS is_retry_after_unseen"
+
+    /// A subquery: every `result_events` row of configuration version `version` (an SQL
+    /// expression, e.g. a bound parameter `?3`) with `sequenceColumns`, the next press's result
+    /// taken under the same version — the world of the sessions replayed under it; without
+    /// `sequences`, with `absentSequenceColumns`.
+    public static func resultsWithSignals(version: String, sequences: Bool = true) -> String {
+        guard sequences else {
+            return "(SELECT e.*, \(absentSequenceColumns) FROM result_events AS e WHERE e.config_version = \(version))"
+        }
+        return """
+        (SELECT e.*, \(sequenceColumns("e", "q", "n"))
+         FROM result_events AS e
+         LEFT JOIN press_sequences AS q ON q.session_id = e.session_id
+         LEFT JOIN result_events AS n ON n.session_id = q.next_session_id AND n.config_version = e.config_version
+         WHERE e.config_version = \(version))
+        """
+    }
+}

@@ -52,9 +52,9 @@ public struct ReportFilter: Sendable, Hashable {
     public var signals = FrustrationParameters()
     /// Only sessions with this signal (`SessionSignal`: its `report_input` column is 1).
     public var signal: SessionSignal?
-    /// Whether `report_input` has the columns of the press sequences (`sequenceColumns`); when
-    /// false (a report that reads none of them, `ReportDefinition.readsPressSequences`), they
-    /// are left out and not computed. Forced on by `signal`.
+    /// Whether `report_input` computes the columns of the press sequences (`sequenceColumns`);
+    /// when false (a report that reads none of them, `ReportDefinition.readsPressSequences`;
+    /// a comparison without a frustration metric), they are NULL. Forced on by `signal`.
     public var pressSequences = true
     /// The columns of `report_input` that come from the press sequences.
     public static let sequenceColumns = ["actor", "press_index", "is_rage_press", "is_rage_episode",
@@ -152,41 +152,48 @@ public final class ReportRunner {
         // every session replayed as --as — at the configurations' current versions, unfiltered, so
         // that a press's next press is found whatever the filters select. report_input adds the
         // press sequences (press_sequences, migrations/0004) and the signals that read the
-        // outcomes of a press and of the next one in this world (docs/frustration.md).
-        try db.execute("""
-            CREATE TEMP VIEW report_world AS
-            SELECT r.*
-            FROM main.session_results AS r
+        // outcomes of a press and of the next one in this world (docs/frustration.md); without
+        // them it reads session_results directly, in the order and with the plan it always had.
+        let world = """
             JOIN temp.current_configs AS c ON c.name = r.config AND c.version = r.config_version
             WHERE (CASE WHEN \(p("replayed_as")) IS NULL THEN r.counterfactual = 0
-                        ELSE r.config = \(p("replayed_as")) END);
-            CREATE TEMP VIEW report_input AS
-            SELECT * FROM (
-                SELECT r.*,
-                       CASE \(p("by")) \(ReportFilter.groupings.map { "WHEN '\($0)' THEN r.\($0)" }.joined(separator: " ")) END AS grp,
-                       CASE WHEN \(p("by")) = 'config' AND r.variant IS NOT r.config THEN r.variant END AS arm\(sequences ? """
-                       ,
-                       q.actor, q.press_index,
-                       coalesce(q.is_rage_press, 0) AS is_rage_press,
-                       coalesce(q.is_rage_episode, 0) AS is_rage_episode,
-                       -- a cancel or scroll-abort followed by a tap on the same control within the window
-                       coalesce(r.outcome IN ('cancel', 'scroll_abort') AND n.outcome = 'tap'
-                                AND q.next_gap_s BETWEEN 0 AND signal_parameter('cancel_retry_window_s'), 0) AS is_retry_after_cancel,
-                       -- an unseen press followed by another press on the same control within the window
-                       coalesce(r.is_unseen_press AND n.session_id IS NOT NULL
-                                AND q.next_gap_s BETWEEN 0 AND signal_parameter('unseen_retry_window_s'), 0) AS is_retry_after_unseen
-                FROM temp.report_world AS r
-                LEFT JOIN main.press_sequences AS q ON q.session_id = r.session_id
-                LEFT JOIN temp.report_world AS n ON n.session_id = q.next_session_id
-                """ : """
-
-                FROM temp.report_world AS r
+                        ELSE r.config = \(p("replayed_as")) END)
+            """
+        let columns = """
+            r.*,
+                   CASE \(p("by")) \(ReportFilter.groupings.map { "WHEN '\($0)' THEN r.\($0)" }.joined(separator: " ")) END AS grp,
+                   CASE WHEN \(p("by")) = 'config' AND r.variant IS NOT r.config THEN r.variant END AS arm
+            """
+        let filters = """
+            (\(p("since")) IS NULL OR r.t0 >= \(p("since")))
+              AND (\(p("until")) IS NULL OR r.t0 <= \(p("until")))
+              AND \(equalities)
+            """
+        if sequences {
+            try db.execute("""
+                CREATE TEMP VIEW report_world AS
+                SELECT r.* FROM main.session_results AS r
+                \(world);
+                CREATE TEMP VIEW report_input AS
+                SELECT * FROM (
+                    SELECT \(columns),
+                           \(FrustrationSQL.sequenceColumns("r", "q", "n"))
+                    FROM temp.report_world AS r
+                    LEFT JOIN main.press_sequences AS q ON q.session_id = r.session_id
+                    LEFT JOIN temp.report_world AS n ON n.session_id = q.next_session_id
+                    WHERE \(filters))
+                \(filter.signal.map { "WHERE \($0.column) = 1" } ?? "");
                 """)
-                WHERE (\(p("since")) IS NULL OR r.t0 >= \(p("since")))
-                  AND (\(p("until")) IS NULL OR r.t0 <= \(p("until")))
-                  AND \(equalities))
-            \(filter.signal.map { "WHERE \($0.column) = 1" } ?? "");
-            """)
+        } else {
+            try db.execute("""
+                CREATE TEMP VIEW report_input AS
+                SELECT \(columns),
+                       \(FrustrationSQL.absentSequenceColumns)
+                FROM main.session_results AS r
+                \(world)
+                  AND \(filters)\(filter.signal.map { " AND r.\($0.column) = 1" } ?? "");
+                """)
+        }
     }
 
     /// The SQL reading the command-line value `key` from `temp.report_params` (NULL when not given).
@@ -226,12 +233,12 @@ public final class ReportRunner {
     }
 
     /// The configurations whose results cover fewer sessions than the report selects, by name.
-    /// Empty when `--where outcome=…` is given (an outcome is a result's, so sessions without
+    /// Empty when `--where outcome=…` or `--signal` is given (an outcome is a result's, so sessions without
     /// one cannot be counted), or, with `replayedAs`, `--where config=…`.
     /// - Throws: `DatabaseError`.
     public func partialCoverage() throws -> [PartialCoverage] {
         let p = Self.parameter
-        guard filter.equals["outcome"] == nil, filter.replayedAs == nil || filter.equals["config"] == nil else { return [] }
+        guard filter.equals["outcome"] == nil, filter.signal == nil, filter.replayedAs == nil || filter.equals["config"] == nil else { return [] }
         let attributes = ReportFilter.filterKeys.filter { $0 != "outcome" && $0 != "config" }
             .map { "(\(p($0)) IS NULL OR s.\($0) = \(p($0)))" }.joined(separator: " AND ")
         // A session's own configuration: the one it names, else the one its own result was

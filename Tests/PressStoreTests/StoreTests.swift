@@ -398,19 +398,23 @@ extension Statement {
             (result(.tap, nil, fired: true, feedback: 33.3), [.tap: 1], 1),
             (result(.cancel, .dragExit, fired: true, feedback: 16.7), [.cancel: 1, .falseAction: 1], 1),
             (result(.cancel, .system, fired: false, feedback: nil), [.cancel: 1, .unseenPress: 1], 0),
-            (result(.scrollAbort, nil, fired: false, feedback: nil), [.scrollAbort: 1], 0),
+            // no action, no system cancel, 0 pt of travel: also a dead press (docs/frustration.md)
+            (result(.scrollAbort, nil, fired: false, feedback: nil), [.scrollAbort: 1, .deadPress: 1], 0),
             (result(.tap, nil, fired: true, feedback: nil), [.tap: 1, .unseenPress: 1], 0),
         ]
         try store.insertResults(zip(ids, cases).map {
             ResultRow(sessionID: $0.0, config: "c", configVersion: "v", counterfactual: false, result: $0.1.0)
         })
-        let columns = SessionEvent.allCases.map(\.column) + ["is_seen"]
-        #expect(columns == ["is_tap", "is_cancel", "is_scroll_abort", "is_false_action", "is_unseen_press", "is_seen"])
+        // The events of one result; the sequence signals (rage, retries) are report_input's
+        // (FrustrationSignalsTests).
+        let events: [SessionEvent] = [.tap, .cancel, .scrollAbort, .falseAction, .unseenPress, .deadPress]
+        let columns = events.map(\.column) + ["is_seen"]
+        #expect(columns == ["is_tap", "is_cancel", "is_scroll_abort", "is_false_action", "is_unseen_press", "is_dead_press", "is_seen"])
         for view in ["result_events", "session_results"] {
             let s = try store.db.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(view) ORDER BY session_id")
             var k = 0
             while try s.step() {
-                let expected = SessionEvent.allCases.map { cases[k].1[$0] ?? 0 } + [cases[k].seen]
+                let expected = events.map { cases[k].1[$0] ?? 0 } + [cases[k].seen]
                 #expect((0..<Int32(columns.count)).map { s.int($0) } == expected, "\(view) row \(k)")
                 k += 1
             }

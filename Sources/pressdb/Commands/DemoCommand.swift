@@ -12,7 +12,8 @@ struct DemoCommand: ParsableCommand {
         20,000 sessions of 1,000 users split over three arms — A: spring-press,
         B: longpress-safe-area, C: expand-delayed-click — each user assigned one arm and keeping
         it, as an app's A/B test assigns users, and each with a finger of their own (how often
-        they drag off a button, how long they press). It ingests the log into a fresh database
+        they drag off a button, how long they press); half the presses likely to fail are
+        pressed again ('generate --retry 0.5'), as people do. It ingests the log into a fresh database
         (a temporary file unless --db is given), replays every session, prints the summary
         report, and compares arm B with arm A ('pressdb compare A B': differences are B − A) by
         user: each user is one observation, because a user's presses are alike and only users
@@ -55,6 +56,7 @@ struct DemoCommand: ParsableCommand {
         let generate = try GenerateCommand.parsed([
             "--sessions", String(sessions), "--seed", String(seed),
             "--variants", "A=spring-press,B=longpress-safe-area,C=expand-delayed-click",
+            "--retry", String(Self.retryProbability),
         ])
         let configuration = try generate.logConfiguration()
         let log = try SyntheticLog(configuration)
@@ -77,7 +79,7 @@ struct DemoCommand: ParsableCommand {
         out.write(Data(writer.buffer))
         try out.close()
         progress.clear()
-        say("demo: generated \(sessions) synthetic sessions (\(records) touch records) → \(logPath)")
+        say("demo: generated \(sessions) synthetic sessions and \(generated - sessions) retries (\(records) touch records) → \(logPath)")
 
         // 2. Ingest (which replays), then report.
         let ingest = try IngestCommand.parsed([logPath, "--db", dbPath]).run(summary: false, progress: Progress.shown(quiet: quiet))
@@ -115,6 +117,8 @@ struct DemoCommand: ParsableCommand {
           export PRESSDB_DB=\(Self.shellQuoted(dbPath))
         \(alias)  pressdb report latency
           pressdb report cancellations --by variant
+          pressdb report frustration
+          pressdb compare A B --metric frustration
           pressdb compare spring-press longpress-safe-area --paired --where variant=A
           pressdb replay --as expand-delayed-click --quiet
           pressdb report --as expand-delayed-click
@@ -122,6 +126,10 @@ struct DemoCommand: ParsableCommand {
         """)
         return ExitCode.ok
     }
+
+    /// The demo's `generate --retry`: half the likely failed presses are pressed again, so the
+    /// frustration report has retries and rage presses to show (docs/generator.md).
+    static let retryProbability = 0.5
 
     /// The absolute path of the running binary when it was started by a path (`swift run`,
     /// `.build/release/pressdb`); nil when it was found on PATH as `pressdb`. SwiftPM's
