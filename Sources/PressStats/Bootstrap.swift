@@ -185,7 +185,10 @@ public struct ClusterBootstrapQuantiles: Sendable, Hashable {
             } else {
                 let atMost = deltas.reduce(0) { $0 + ($1 <= 0 ? 1 : 0) }, atLeast = deltas.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
                 difference = percentileInterval(deltas.sorted())
-                pValue = min(1, 2 * Double(min(atMost, atLeast)) / Double(replicates))
+                // No resample on the far side of 0 means p is below the resolution of B resamples,
+                // not 0: report 1/B, the bound (Davison & Hinkley 1997, §4.2.1: a Monte Carlo
+                // p-value is at least 1/(B + 1)). p < α still matches the interval when 1/B < α.
+                pValue = min(1, max(2 * Double(min(atMost, atLeast)), 1) / Double(replicates))
                 if positive { relative = percentileInterval(zip(sb, sa).map { $0 / $1 - 1 }.sorted()) }
             }
             results.append(Quantile(

@@ -173,9 +173,18 @@ public final class Replayer {
         }
     }
 
+    /// The connection's setting while a replay writes results, put back when it ends:
+    /// `ignore_check_constraints = ON`, on the guarantee `IngestWriter.connectionSettings` gives
+    /// for it (every `outcome` and `cancel_reason` written is the raw value of `PressOutcome` or
+    /// `CancelReason`, whose cases are the values the `CHECK`s list; a test compares them). With
+    /// the checks on, SQLite built a temporary B-tree of each `IN` list for every row written.
+    static let connectionSettings: [(name: String, value: String)] = [("ignore_check_constraints", "ON")]
+
     private func run(_ filter: SessionFilter, _ summary: inout ReplaySummary, _ counter: inout ProgressCounter,
                      _ each: ((StoredSession, ResultRow) -> Void)?,
                      choose: (StoredSession) -> (PressConfiguration, Bool)?) throws {
+        let settings = options.storesResults ? try store.db.settingPragmas(Replayer.connectionSettings) : nil
+        defer { settings?.restore() }
         // Sessions are read a page at a time and the cursor is closed before the page's results
         // are written: a read kept open across a write would pin an old snapshot, and in WAL
         // mode upgrading it to write fails at once (SQLITE_BUSY_SNAPSHOT, no busy wait) as soon

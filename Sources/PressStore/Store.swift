@@ -410,10 +410,13 @@ public final class Store {
     /// transaction is already open, with one prepared statement reused. Call with batches of
     /// a few thousand rows.
     ///
-    /// A row whose (session_id, config_version) is already stored is deleted and inserted again:
-    /// what `INSERT OR REPLACE` does. It is done in two plain statements because SQLite runs an
-    /// `OR REPLACE` insert into a table with a foreign key under a statement journal (a
-    /// savepoint per row, copying each page it touches).
+    /// A row whose (session_id, config_version) is already stored is updated to the new values
+    /// when any of them differs, and left alone when all are the same (an upsert whose
+    /// `DO UPDATE` has a `WHERE`): replay is deterministic, so a re-replay, or `replay --as` a
+    /// session's own configuration, finds its row already there and writes nothing, where a
+    /// delete and a new insert rewrote the row and both of its indexes. One statement, not
+    /// `INSERT OR REPLACE`: SQLite runs an `OR REPLACE` insert into a table with a foreign key
+    /// under a statement journal (a savepoint per row, copying each page it touches).
     public func insertResults(_ rows: [ResultRow]) throws {
         if db.isInTransaction {
             for r in rows { try insertResult(r) }
@@ -422,14 +425,24 @@ public final class Store {
         }
     }
 
-    /// Inserts (or replaces) one result row in the open transaction (or on its own): what
-    /// `insertResults` does per row.
+    /// Inserts (or updates, or leaves alone when the stored row is the same) one result row in
+    /// the open transaction (or on its own): what `insertResults` does per row.
     public func insertResult(_ r: ResultRow) throws {
         let s = try hot(&insertResultStatement, """
             INSERT INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason,
                 action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-            ON CONFLICT(session_id, config_version) DO NOTHING
+            ON CONFLICT(session_id, config_version) DO UPDATE SET
+                (config, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
+                 duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                = (excluded.config, excluded.counterfactual, excluded.outcome, excluded.cancel_reason,
+                   excluded.action_fired, excluded.feedback_latency_ms, excluded.action_latency_ms,
+                   excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt)
+            WHERE (config, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
+                   duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                IS NOT (excluded.config, excluded.counterfactual, excluded.outcome, excluded.cancel_reason,
+                        excluded.action_fired, excluded.feedback_latency_ms, excluded.action_latency_ms,
+                        excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt)
             """)
         let x = r.result
         s.bind(1, r.sessionID); s.bind(2, r.config); s.bind(3, r.configVersion); s.bind(4, r.counterfactual)
@@ -437,13 +450,8 @@ public final class Store {
         s.bind(8, x.feedbackLatencyMs); s.bind(9, x.actionLatencyMs); s.bind(10, x.durationMs)
         s.bind(11, x.maxTravelPt); s.bind(12, x.pressDepth); s.bind(13, x.releaseJumpPt)
         try s.run()
-        if db.changes == 0 {
-            let delete = try cached("DELETE FROM results WHERE session_id = ? AND config_version = ?")
-            delete.bind(1, r.sessionID); delete.bind(2, r.configVersion)
-            try delete.run()
-            try s.run()
-        }
     }
+
 }
 
 /// Stored sessions read one at a time (memory stays flat however many there are).

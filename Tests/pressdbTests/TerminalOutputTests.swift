@@ -32,7 +32,7 @@ private let shared: Result<String, Error> = Result {
     static let commands: [[String]] = [
         ["report"], ["report", "latency"], ["report", "cancellations"], ["report", "sessions"], ["report", "rejects"],
         ["report", "--list"], ["compare", "A", "B"], ["compare", "spring-press", "longpress-safe-area", "--paired"],
-        ["configs"], ["replay", "--session", "u1-0001,u2-0001,u3-0001"], ["replay", "--as", "expand-delayed-click"],
+        ["configs"], ["replay", "--session", "s1-u1-0001,s1-u2-0001,s1-u3-0001"], ["replay", "--as", "expand-delayed-click"],
     ]
 
     @Test(arguments: commands)

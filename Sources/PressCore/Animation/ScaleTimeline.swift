@@ -44,7 +44,8 @@ public struct ScaleTimeline: Sendable {
     /// The events, sorted by time (stable: simultaneous events keep their order).
     public let events: [TimedScaleEvent]
 
-    /// One animation on the layer, resolved when it was added.
+    /// One animation on the layer, resolved when it was added. Plain values only (its key is in
+    /// `keys`), so the evaluation loops copy no reference.
     struct LayerAnimation: Sendable {
         enum Shape: Sendable {
             /// Real seconds, cut at the duration.
@@ -60,10 +61,18 @@ public struct ScaleTimeline: Sendable {
         var isAdditive: Bool
         /// fillMode forwards and not removed on completion.
         var holdsAfterEnd: Bool
-        /// `layer.add(_:forKey:)`'s key; nil for UIView's additive animations (unique keys).
-        var key: String?
         /// When a later animation for the same key replaced it; +∞ if never.
         var removedAt: Double = .infinity
+        /// `value(atLocal: duration)`, what a holding animation shows after its end: computed once,
+        /// when it is added (the same call on the same value, so the same bits every time).
+        var heldValue: Double = 0
+
+        init(start: Double, duration: Double, from: Double, to: Double, shape: Shape, isAdditive: Bool,
+             holdsAfterEnd: Bool) {
+            self.start = start; self.duration = duration; self.from = from; self.to = to; self.shape = shape
+            self.isAdditive = isAdditive; self.holdsAfterEnd = holdsAfterEnd
+            if holdsAfterEnd { heldValue = value(atLocal: duration) }
+        }
 
         var end: Double { start + duration }
 
@@ -85,7 +94,11 @@ public struct ScaleTimeline: Sendable {
         var value: Double
     }
 
+    /// In the order added, which is time order (the events are sorted).
     private(set) var layerAnimations: [LayerAnimation] = []
+    /// `layer.add(_:forKey:)`'s key of each of `layerAnimations`; nil for UIView's additive
+    /// animations (unique keys).
+    private var keys: [String?] = []
     private(set) var modelChanges: [ModelChange] = []
 
     /// Resolves the animations `events` start.
@@ -98,9 +111,13 @@ public struct ScaleTimeline: Sendable {
     ///   change, as in UIKit.)
     public init(animation: PressAnimation, events: [TimedScaleEvent]) throws(AnimationParameterError) {
         self.animation = animation
-        let sorted = events.enumerated().sorted { a, b in
-            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-        }.map(\.element)
+        // The gesture models give their events in time order already; a stable sort would keep them.
+        var sorted = events
+        if zip(events, events.dropFirst()).contains(where: { $0.time > $1.time }) {
+            sorted = events.enumerated().sorted { a, b in
+                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+            }.map(\.element)
+        }
         self.events = sorted
         try AnimationParameterError.check("pressedScale", animation.pressedScale, true, "finite")
         for e in sorted {
@@ -138,7 +155,8 @@ public struct ScaleTimeline: Sendable {
         modelChanges.append(ModelChange(time: t, value: target))
         guard duration > 0 else { return }
         layerAnimations.append(LayerAnimation(start: t, duration: duration, from: old - target, to: 0,
-                                              shape: shape, isAdditive: true, holdsAfterEnd: false, key: nil))
+                                              shape: shape, isAdditive: true, holdsAfterEnd: false))
+        keys.append(nil)
     }
 
     /// `layer.add(_:forKey:)`: replaces the animation for the key; the model is unchanged.
@@ -148,12 +166,13 @@ public struct ScaleTimeline: Sendable {
             try AnimationParameterError.check("fromValue", from, true, "finite")
         }
         let from = options.fromValue ?? scale(at: t)
-        for i in layerAnimations.indices where layerAnimations[i].key == options.key && layerAnimations[i].removedAt > t {
+        for i in layerAnimations.indices where keys[i] == options.key && layerAnimations[i].removedAt > t {
             layerAnimations[i].removedAt = t
         }
         let holds = options.fillMode == .forwards && !options.isRemovedOnCompletion
         layerAnimations.append(LayerAnimation(start: t, duration: duration, from: from, to: target, shape: shape,
-                                              isAdditive: false, holdsAfterEnd: holds, key: options.key))
+                                              isAdditive: false, holdsAfterEnd: holds))
+        keys.append(options.key)
     }
 
     // MARK: Evaluation
@@ -172,28 +191,49 @@ public struct ScaleTimeline: Sendable {
         return model
     }
 
+    /// The composition of the type's doc, evaluating only what shows: the last hand-added animation
+    /// showing at `t` hides the model value and everything added before it, so the animations are
+    /// looked at from the latest started one back to it, and only it and the additive animations
+    /// after it are evaluated, summed in the order added (the same additions as summing them all
+    /// and starting over at each hand-added one, so the same bits). A holding animation's last
+    /// value is the one computed when it was added.
     private func evaluate(_ t: Double, justBefore: Bool) -> Double {
         let tol = ScaleTimeline.simultaneityTolerance
         /// Whether something at time `s` has happened by the state asked for.
-        func happened(_ s: Double) -> Bool { justBefore ? s < t - tol : s <= t + tol }
+        @inline(__always) func happened(_ s: Double) -> Bool { justBefore ? s < t - tol : s <= t + tol }
+        /// What `a` shows at `t`, or nil when it shows nothing (not started is checked by the caller).
+        @inline(__always) func shown(_ a: LayerAnimation) -> Double? {
+            if happened(a.removedAt) { return nil }
+            let local = t - a.start
+            let running = justBefore ? local <= a.duration + tol : local < a.duration - tol
+            if running { return a.value(atLocal: local) }
+            return a.holdsAfterEnd ? a.heldValue : nil
+        }
         var base = ScaleTimeline.restScale
         for m in modelChanges {
             guard happened(m.time) else { break }
             base = m.value
         }
-        var additive = 0.0
-        for a in layerAnimations {
-            guard happened(a.start) else { break }
-            if happened(a.removedAt) { continue }
-            let local = t - a.start
-            let running = justBefore ? local <= a.duration + tol : local < a.duration - tol
-            let v: Double
-            if running { v = a.value(atLocal: local) }
-            else if a.holdsAfterEnd { v = a.value(atLocal: a.duration) }
-            else { continue }
-            if a.isAdditive { additive += v } else { base = v; additive = 0 }
+        return layerAnimations.withUnsafeBufferPointer { all in
+            var started = 0
+            while started < all.count, happened(all[started].start) { started += 1 }
+            var first = 0
+            var i = started
+            while i > 0 {
+                i -= 1
+                guard !all[i].isAdditive, let v = shown(all[i]) else { continue }
+                base = v
+                first = i + 1
+                break
+            }
+            var additive = 0.0
+            var j = first
+            while j < started {
+                if all[j].isAdditive, let v = shown(all[j]) { additive += v }
+                j += 1
+            }
+            return base + additive
         }
-        return base + additive
     }
 
     /// The displayed scale from `from` to `to` (inclusive, within 1e-9 s) every `step` seconds,
@@ -210,15 +250,22 @@ public struct ScaleTimeline: Sendable {
     /// The instants at which an animation starts, ends or is removed, sorted, duplicates (within
     /// 1e-9 s) merged: the only times the displayed scale can change discontinuously.
     public var changeInstants: [Double] {
-        var times = events.map(\.time)
+        var times: [Double] = []
+        times.reserveCapacity(events.count + 2 * layerAnimations.count)
+        for e in events { times.append(e.time) }
         for a in layerAnimations {
             times.append(a.end)
             if a.removedAt.isFinite { times.append(a.removedAt) }
         }
         times.sort()
-        var out: [Double] = []
-        for t in times where out.last.map({ t - $0 > ScaleTimeline.simultaneityTolerance }) ?? true { out.append(t) }
-        return out
+        // Merged in place: a time is kept when it is more than the tolerance after the last kept.
+        var kept = 0
+        for t in times where kept == 0 || t - times[kept - 1] > ScaleTimeline.simultaneityTolerance {
+            times[kept] = t
+            kept += 1
+        }
+        times.removeLast(times.count - kept)
+        return times
     }
 
     /// The time after which the displayed scale no longer changes: the last event or animation end

@@ -58,7 +58,8 @@ public struct VisualMetrics: Hashable, Sendable {
         let halfSize = max(width, height) / 2
         let rest = ScaleTimeline.restScale
         let pressedChange = timeline.animation.pressedScale - rest
-        let settled = timeline.settledTime
+        let instants = timeline.changeInstants
+        let settled = instants.last ?? -.infinity  // timeline.settledTime
 
         var feedback: Double? = nil
         var depth = 0.0
@@ -76,7 +77,7 @@ public struct VisualMetrics: Hashable, Sendable {
         }
 
         var jump = 0.0
-        for t in timeline.changeInstants {
+        for t in instants {
             jump = max(jump, abs(timeline.scale(at: t) - timeline.scale(justBefore: t)))
         }
         self.init(feedbackLatency: feedback, releaseJump: jump * halfSize, pressDepth: depth)

@@ -123,10 +123,13 @@ public enum PressClassifier {
                                               scrollAxis: scrollAxis, retentionMargin: control.retentionMargin)
             result.controlEvents = trace.events
             result.deliveryTime = trace.events.first { $0.event == .touchDown }?.time
+            // The sets as bits: a `Set<ControlEvent>` lookup hashes the event's String raw value.
+            let press = ControlEventMask(control.pressEvents), release = ControlEventMask(control.releaseEvents)
             var scale: [TimedScaleEvent] = []
+            scale.reserveCapacity(trace.events.count)
             for e in trace.events {
-                if control.pressEvents.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .press)) }
-                if control.releaseEvents.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .release)) }
+                if press.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .press)) }
+                if release.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .release)) }
             }
             result.scaleEvents = scale
             switch trace.ending {

@@ -51,6 +51,31 @@ public enum ControlEvent: String, CaseIterable, Hashable, Sendable, Comparable {
     }
 }
 
+/// A set of control events as one bit each, in declaration order (`UIControl.Event`'s bits):
+/// membership without hashing, for the classifier's loop over a session's events.
+struct ControlEventMask {
+    private var bits: UInt8 = 0
+
+    init(_ events: Set<ControlEvent>) {
+        for e in events { bits |= ControlEventMask.bit(e) }
+    }
+
+    func contains(_ e: ControlEvent) -> Bool { bits & ControlEventMask.bit(e) != 0 }
+
+    private static func bit(_ e: ControlEvent) -> UInt8 {
+        switch e {
+        case .touchDown: return 1 << 0
+        case .touchDragInside: return 1 << 1
+        case .touchDragOutside: return 1 << 2
+        case .touchDragEnter: return 1 << 3
+        case .touchDragExit: return 1 << 4
+        case .touchUpInside: return 1 << 5
+        case .touchUpOutside: return 1 << 6
+        case .touchCancel: return 1 << 7
+        }
+    }
+}
+
 /// A control event at a time in seconds since the touch-down sample.
 public struct TimedControlEvent: Hashable, Sendable {
     public var time: Double

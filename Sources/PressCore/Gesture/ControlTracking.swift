@@ -96,6 +96,7 @@ public enum ControlTracking {
         let cancelsOnScroll = scrolls && container.cancelsControlTouches
         let hysteresis = container.hysteresis
         var events: [TimedControlEvent] = []
+        events.reserveCapacity(samples.count + 1)  // at most one per sample, and the delayed touchDown
         var held = scrolls && container.delaysContentTouches
         var inside = true
         if !held { events.append(TimedControlEvent(time: 0, event: .touchDown)) }

@@ -75,8 +75,10 @@ public enum LongPressRecognition {
     }
 
     static func trace(_ touch: NormalizedTouch, gesture: LongPressGesture) -> LongPressTrace {
-        var states = [TimedLongPressState(time: 0, state: .possible)]
         let samples = touch.samples
+        var states: [TimedLongPressState] = []
+        states.reserveCapacity(samples.count + 2)  // possible, began, one per later sample, a last state
+        states.append(TimedLongPressState(time: 0, state: .possible))
         guard samples.count >= 2 else {
             states.append(TimedLongPressState(time: 0, state: .failed))
             return LongPressTrace(states: states, ending: .failedByCancel, endTime: 0, beganTime: nil)

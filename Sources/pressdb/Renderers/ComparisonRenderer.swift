@@ -323,11 +323,15 @@ struct ComparisonRenderer {
         }
         page.heading("All metrics")
         let (columns, rows) = humanTable
-        // A value over its interval, so the numbers never wrap and the table fits a 1280 px window.
+        // With adjusted p-values shown, the unadjusted ones stay in CSV/JSON/Markdown: the page
+        // keeps the MDE instead, and the table fits a 1280 px window.
+        let kept = columns.indices.filter { report.correction == .none || columns[$0].name != "p_value" }
+        // A value over its interval, so the numbers never wrap.
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
-                             columns: columns.map { $0.alignsRight ? .numeric($0.header) : .text($0.header) },
-                             rows: rows.map { $0.map { $0.full.replacingOccurrences(of: " (", with: "\n(") } }))
-        page.paragraph(footnote.replacingOccurrences(of: "\n", with: " "))
+                             columns: kept.map { columns[$0].alignsRight ? .numeric(columns[$0].header) : .text(columns[$0].header) },
+                             rows: rows.map { row in kept.map { row[$0].full.replacingOccurrences(of: " (", with: "\n(") } }))
+        page.paragraph(footnote.replacingOccurrences(of: "\n", with: " ")
+            + (kept.count < columns.count ? " Unadjusted p-values are in the CSV, JSON and Markdown forms." : ""))
         return page.render()
     }
 }

@@ -1,0 +1,60 @@
+// Benchmarks of the model alone: `Replay.session` over a fixed set of generated sessions (no
+// parsing, no database): the gesture classifier, the scale timeline and the frame sampling.
+import PressCore
+
+/// One generated session, ready to replay: samples and attributes as ingest stores them.
+private struct ModelSession {
+    var samples: [TouchSample]
+    var attributes: SessionAttributes
+    var configuration: PressConfiguration
+}
+
+/// The sessions of `pressdb generate --seed 1` (default arms: spring-press and
+/// expand-delayed-click; containers none, scroll, table), the first `count` of them.
+private func generatedSessions(_ count: Int) -> [ModelSession] {
+    var c = SyntheticLogConfiguration()
+    c.sessions = count
+    var generator = try! SyntheticSessionGenerator(c)
+    var out: [ModelSession] = []
+    out.reserveCapacity(count)
+    while let s = generator.next() {
+        let name = s.attributes.config ?? Replay.defaultConfiguration.name
+        out.append(ModelSession(samples: s.samples.map(\.touchSample), attributes: s.attributes,
+                                configuration: PressConfiguration.preset(named: name)!))
+    }
+    return out
+}
+
+/// The fixed set: 5,000 sessions, about 52,000 samples.
+private let modelSessions = generatedSessions(5_000)
+
+/// Replays `n` sessions of the fixed set, starting over at its end, each under `configuration`
+/// (nil: the session's own); returns a sum of the results so nothing can be dropped.
+private func replay(_ n: Int, as configuration: PressConfiguration?) -> Double {
+    let sessions = modelSessions  // generated here even for n = 0, so `--count 0` counts the set-up
+    var sum = 0.0
+    var i = 0
+    for _ in 0..<n {
+        let s = sessions[i]
+        i = i + 1 == sessions.count ? 0 : i + 1
+        let r = try! Replay.session(s.samples, attributes: s.attributes, configuration: configuration ?? s.configuration)
+        sum += (r.feedbackLatencyMs ?? 0) + r.durationMs + r.pressDepth + r.releaseJumpPt + (r.actionFired ? 1 : 0)
+    }
+    return sum
+}
+
+/// The model's benchmarks: one operation is one session replayed.
+var replayBenchmarks: [Benchmark] { [
+    Benchmark(name: "replay", what: "Replay.session, one generated session under its own configuration") { n in
+        replay(n, as: nil)
+    },
+    Benchmark(name: "replay-longpress", what: "Replay.session, one generated session as longpress-safe-area") { n in
+        replay(n, as: .longPressSafeArea)
+    },
+    Benchmark(name: "replay-spring", what: "Replay.session, one generated session as spring-press") { n in
+        replay(n, as: .springPress)
+    },
+    Benchmark(name: "replay-expand", what: "Replay.session, one generated session as expand-delayed-click") { n in
+        replay(n, as: .expandDelayedClick)
+    },
+] }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import PressCore
+import PressFormats
+@testable import PressStore
+
+/// What a replay writes to `results` when rows for the same configuration version are already
+/// there (`Store.insertResult`'s upsert), and the connection it leaves behind.
+@Suite struct ReplayWriteTests {
+    /// The stored sessions of `IngestReplayTests.log`, each with its own result.
+    static func ingested() throws -> Store {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        #expect(try ingestNDJSON(store, IngestReplayTests.log, options: options).sessionsReplayed == 3)
+        return store
+    }
+
+    static func totalChanges(_ store: Store) throws -> Int64 {
+        try #require(try store.db.prepare("SELECT total_changes()").scalarInt())
+    }
+
+    /// Replay is deterministic: replaying the three sessions again finds two rows equal to what
+    /// it computes and writes nothing to them (SQLite's `total_changes()` counts one row, where
+    /// a delete and an insert of each counted six), and puts back the one row changed since.
+    @Test func reReplayWritesOnlyTheRowThatDiffers() throws {
+        let store = try Self.ingested()
+        let before = try IngestReplayTests.results(store)
+        try store.db.execute("UPDATE results SET duration_ms = -1 WHERE session_id = (SELECT min(session_id) FROM results)")
+        let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+        let changes = try Self.totalChanges(store)
+        #expect(try replayer.replay(SessionFilter()).replayed == 3)
+        #expect(try Self.totalChanges(store) - changes == 1)
+        #expect(try IngestReplayTests.results(store) == before)
+    }
+
+    /// A replay under another configuration adds a row per session beside each own one.
+    @Test func replayAsAnotherConfigurationAddsRows() throws {
+        let store = try Self.ingested()
+        let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+        let changes = try Self.totalChanges(store)
+        #expect(try replayer.replay(SessionFilter(), as: .longPressSafeArea).replayed == 3)
+        #expect(try Self.totalChanges(store) - changes == 3)
+        #expect(try store.db.prepare("SELECT count(*) FROM results WHERE counterfactual = 1").scalarInt() == 3)
+    }
+
+    /// Replay writes with CHECK constraints off (`Replayer.connectionSettings`) and turns them
+    /// back on when it ends.
+    @Test func checkConstraintsAreEnforcedAgainAfterAReplay() throws {
+        let store = try Self.ingested()
+        let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+        try replayer.replay(SessionFilter(), as: .longPressSafeArea)
+        #expect(try store.db.prepare("PRAGMA ignore_check_constraints").scalarInt() == 0)
+        let id = try #require(try store.db.prepare("SELECT min(id) FROM sessions").scalarInt())
+        #expect(throws: DatabaseError.self) { try insertResultWithUnknownOutcome(store.db, sessionID: id) }
+    }
+}
