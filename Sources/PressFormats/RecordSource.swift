@@ -51,8 +51,20 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 /// An input file or stream read in large chunks, split into lines without copying. Hashes every
 /// byte (FNV-1a 64) and counts bytes and lines as it goes.
 public final class ByteInput {
-    /// The name used in messages and the `sources` table: the path, or `-` for standard input.
-    public let name: String
+    /// The name used in messages and the `sources` table: the path, or `-` for standard input;
+    /// with `framesOrigins`, the current line's origin name.
+    public var name: String { originName ?? inputName }
+    /// The name the input was opened with.
+    public let inputName: String
+    /// Lines carry their origin: each line is `NAME:LINE<TAB>record`, where NAME names the file
+    /// the record came from (any text without a tab) and LINE its 1-based line there. `nextLine`
+    /// returns the record, and `name` and `lineNumber` are the origin's, so every message names
+    /// the record's own file and line. For a stream re-assembled from many files (the Spark
+    /// job's partitions, `pressdb replay --input - --origins`). Set before the first read.
+    public var framesOrigins = false
+    /// The current line's origin name (`framesOrigins`), and its bytes, to reuse the `String`.
+    private var originName: String?
+    private var originBytes: [UInt8] = []
     private let fd: Int32
     private let ownsFD: Bool
     private var buffer: UnsafeMutablePointer<UInt8>
@@ -87,7 +99,7 @@ public final class ByteInput {
         }
         self.fd = fd
         ownsFD = true
-        name = path
+        inputName = path
         capacity = ByteInput.chunkSize
         buffer = .allocate(capacity: capacity)
     }
@@ -97,7 +109,7 @@ public final class ByteInput {
     public init(fileDescriptor: Int32, name: String) {
         fd = fileDescriptor
         ownsFD = false
-        self.name = name
+        inputName = name
         capacity = ByteInput.chunkSize
         buffer = .allocate(capacity: capacity)
     }
@@ -106,7 +118,7 @@ public final class ByteInput {
     public init(bytes: [UInt8], name: String) {
         fd = -1
         ownsFD = false
-        self.name = name
+        inputName = name
         capacity = max(bytes.count, 1)
         buffer = .allocate(capacity: capacity)
         bytes.withUnsafeBufferPointer { b in
@@ -177,7 +189,7 @@ public final class ByteInput {
                 start = lineEnd + 1
                 if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 lineNumber += 1
-                return withoutByteOrderMark(lineStart, lineEnd)
+                return try withoutByteOrderMark(lineStart, lineEnd)
             }
             let scanned = end - start
             if try !fill() {
@@ -187,21 +199,52 @@ public final class ByteInput {
                 start = end
                 if buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 lineNumber += 1
-                return withoutByteOrderMark(lineStart, lineEnd)
+                return try withoutByteOrderMark(lineStart, lineEnd)
             }
             scanFrom = start + scanned
         }
     }
-    /// The bytes [from, to) of the buffer as the current line; on line 1, without a leading
-    /// UTF-8 byte-order mark (EF BB BF), which some editors write at the start of a file.
-    private func withoutByteOrderMark(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+    /// The bytes [from, to) of the buffer as the current line (after its origin, with
+    /// `framesOrigins`); on line 1, without a leading UTF-8 byte-order mark (EF BB BF), which
+    /// some editors write at the start of a file.
+    private func withoutByteOrderMark(_ from: Int, _ to: Int) throws -> UnsafeBufferPointer<UInt8> {
         var from = from
+        if framesOrigins { from = try readOrigin(from, to) }
         if lineNumber == 1, to - from >= 3, buffer[from] == 0xEF, buffer[from + 1] == 0xBB, buffer[from + 2] == 0xBF {
             from += 3
         }
         return UnsafeBufferPointer(start: buffer + from, count: to - from)
     }
 
+
+    /// Reads the `NAME:LINE<TAB>` origin at the start of the line [from, to), sets `originName`
+    /// and `lineNumber`, and returns where the record starts.
+    /// - Throws: `InputError` for a line without an origin.
+    private func readOrigin(_ from: Int, _ to: Int) throws -> Int {
+        guard let tab = memchr(buffer + from, 0x09, to - from) else { throw unframed(from, to) }
+        let tabAt = tab.assumingMemoryBound(to: UInt8.self) - buffer
+        var colon = tabAt - 1
+        var line = 0, scale = 1
+        while colon > from, buffer[colon] >= 0x30, buffer[colon] <= 0x39, scale < 1_000_000_000_000 {
+            line += Int(buffer[colon] - 0x30) * scale
+            scale *= 10
+            colon -= 1
+        }
+        guard colon >= from, buffer[colon] == 0x3A, colon < tabAt - 1 else { throw unframed(from, to) }
+        let nameBytes = UnsafeBufferPointer(start: buffer + from, count: colon - from)
+        if originName == nil || !nameBytes.elementsEqual(originBytes) {
+            originBytes = Array(nameBytes)
+            originName = String(decoding: nameBytes, as: UTF8.self)
+        }
+        lineNumber = line
+        return tabAt + 1
+    }
+
+    private func unframed(_ from: Int, _ to: Int) -> InputError {
+        let text = String(decoding: UnsafeBufferPointer(start: buffer + from, count: min(to - from, 40)), as: UTF8.self)
+        return InputError("\(inputName): a line does not start with its origin NAME:LINE and a tab "
+            + "(--origins): \(JSONText.string(text))")
+    }
 
     /// The first byte that is not blank (space, tab, CR, LF, or a UTF-8 byte-order mark), without
     /// consuming anything; nil for an empty input. Used to detect the format.

@@ -127,6 +127,15 @@ public struct TouchLogWriter: Sendable {
         }
     }
 
+    /// The attributes as one JSON object, `{"key":value,…}` as an NDJSON record carries them
+    /// (`attributes` first, then the others in table order, then the unknown fields); `{}` when
+    /// none is given.
+    public mutating func appendAttributeObject(_ a: SessionAttributes) {
+        let start = buffer.count
+        ndjsonAttributes(a)
+        if buffer.count == start { raw("{}") } else { buffer[start] = 0x7B; byte(0x7D) }
+    }
+
     mutating func ndjsonAttribute(_ attribute: SessionAttribute, _ a: SessionAttributes) {
         guard let value = a[value: attribute] else { return }
         byte(0x2C); byte(0x22); raw(attribute.key); raw("\":")

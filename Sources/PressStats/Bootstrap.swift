@@ -271,7 +271,7 @@ struct PooledUnits {
 
     /// The type-7 percentile of the whole arm.
     func pooledQuantile(_ p: Double) -> Double {
-        pooled.withUnsafeBufferPointer { Self.type7(p, histogram: $0, total: pooledTotal, values: values) }
+        pooled.withUnsafeBufferPointer { Percentile.type7(p, histogram: $0, total: pooledTotal, values: values) }
     }
 
     /// One resample of the arm's units, drawn here.
@@ -307,21 +307,7 @@ struct PooledUnits {
             }
         }
         return histogram.withUnsafeBufferPointer { h in
-            probabilities.map { Self.type7($0, histogram: h, total: total, values: values) }
+            probabilities.map { Percentile.type7($0, histogram: h, total: total, values: values) }
         }
-    }
-
-    /// Type 7 on a histogram over sorted values: with h = (N − 1)p and j = ⌊h⌋, the 0-based order
-    /// statistics x₍ⱼ₎ and x₍ⱼ₊₁₎ are the values where the running count first exceeds j and j + 1.
-    static func type7(_ p: Double, histogram: UnsafeBufferPointer<Int>, total: Int, values: [Double]) -> Double {
-        let h = Double(total - 1) * p
-        let j = Int(h.rounded(.down))
-        let fraction = h - Double(j)
-        var running = 0, bin = 0
-        while running + histogram[bin] <= j { running += histogram[bin]; bin += 1 }
-        let low = values[bin]
-        guard fraction > 0, j + 1 < total else { return low }
-        while running + histogram[bin] <= j + 1 { running += histogram[bin]; bin += 1 }
-        return low + fraction * (values[bin] - low)
     }
 }

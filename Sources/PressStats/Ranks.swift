@@ -368,9 +368,37 @@ public struct Percentile: Sendable, Hashable {
         let h = Double(n - 1) * p
         let j = Int(h.rounded(.down))
         let fraction = h - Double(j)
-        guard j + 1 < n, fraction > 0 else { return x[j] }
-        let a = x[j], b = x[j + 1]
-        if a == b { return a }
+        return j + 1 < n ? interpolate(x[j], x[j + 1], fraction) : x[j]
+    }
+
+    /// The type-7 estimate of a sample given as a histogram: distinct `values` in ascending order
+    /// and how often each occurs (`counts`, ≥ 0, Σ > 0). The same order statistics and the same
+    /// arithmetic as `type7(_:ofSorted:)` on the expanded sample, so the two agree bit for bit:
+    /// a percentile of latencies merged as histograms keyed by their exact values is the
+    /// percentile of the latencies themselves.
+    public static func type7(_ p: Double, sortedValues values: [Double], counts: [Int]) -> Double {
+        counts.withUnsafeBufferPointer { type7(p, histogram: $0, total: $0.reduce(0, +), values: values) }
+    }
+
+    /// `type7(_:sortedValues:counts:)` with Σ counts given: with h = (N − 1)p and j = ⌊h⌋, the
+    /// 0-based order statistics x₍ⱼ₎ and x₍ⱼ₊₁₎ are the values where the running count first
+    /// exceeds j and j + 1.
+    static func type7(_ p: Double, histogram: UnsafeBufferPointer<Int>, total: Int, values: [Double]) -> Double {
+        let h = Double(total - 1) * p
+        let j = Int(h.rounded(.down))
+        let fraction = h - Double(j)
+        var running = 0, bin = 0
+        while running + histogram[bin] <= j { running += histogram[bin]; bin += 1 }
+        let low = values[bin]
+        guard j + 1 < total else { return low }
+        while running + histogram[bin] <= j + 1 { running += histogram[bin]; bin += 1 }
+        return interpolate(low, values[bin], fraction)
+    }
+
+    /// a + f·(b − a) of the order statistics a ≤ b, written once for both forms of the sample;
+    /// where b − a is not finite, the weighted mean (1 − f)·a + f·b (see `type7(_:ofSorted:)`).
+    @inline(__always) static func interpolate(_ a: Double, _ b: Double, _ fraction: Double) -> Double {
+        guard fraction > 0, a != b else { return a }
         let difference = b - a
         // Finite values: the usual form, so results stay as they were to the last bit.
         if difference.isFinite { return a + fraction * difference }

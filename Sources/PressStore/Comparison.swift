@@ -1,5 +1,5 @@
 // Reading the two arms of `pressdb compare` from the database. SQL computes what it can — the
-// sessions per arm, the sessions with each event, n, Σx and Σx² of each latency, and in paired
+// sessions per arm, the sessions with each event, and in paired
 // mode the 2×2 tables of outcomes under both configurations — and the raw latencies are read for
 // the rank tests and percentiles. Every value from the command line is a bound parameter.
 import CSQLite
@@ -96,17 +96,16 @@ public final class ObservedComparisonReader {
     public func knowsConfiguration(_ name: String) -> Bool { runner.knowsConfiguration(name) }
     public func configurationNames() throws -> [String] { Array(try runner.configurations().keys) }
 
-    /// The counts and sums of one arm, computed in SQL: the sessions, the sessions with each
-    /// event (its `result_events` column, in `SessionEvent.allCases` order), then n, Σx, Σx² of
-    /// each latency.
+    /// The counts of one arm, computed in SQL: the sessions, then the sessions with each event
+    /// (its `result_events` column, in `SessionEvent.allCases` order).
     static let summarySQL = """
-        SELECT count(*), \(SessionEvent.allCases.map { "coalesce(sum(\($0.column)), 0)" }.joined(separator: ", ")),
-               count(feedback_latency_ms), total(feedback_latency_ms), total(feedback_latency_ms * feedback_latency_ms),
-               count(action_latency_ms), total(action_latency_ms), total(action_latency_ms * action_latency_ms)
+        SELECT count(*), \(SessionEvent.allCases.map { "coalesce(sum(\($0.column)), 0)" }.joined(separator: ", "))
         FROM temp.report_input WHERE grp = ?1
         """
 
-    /// One arm's data: counts and latency sums from SQL, raw latencies for the rank tests.
+    /// One arm's data: counts from SQL; the latencies in ascending order, whose n, Σx and Σx²
+    /// are summed in that order (`LatencySample(values:)`), so a partial's histograms, expanded
+    /// in the same order, give the same sums to the last bit (`Partial.observedArm`).
     /// - Throws: `ComparisonError.emptyArm` when the arm has no session, `DatabaseError`.
     public func arm(_ name: String) throws -> ObservedArm {
         let s = try runner.db.prepare(Self.summarySQL)
@@ -120,19 +119,15 @@ public final class ObservedComparisonReader {
                                     scrollAborts: count[.scrollAbort]!, falseActions: count[.falseAction]!,
                                     unseenPresses: count[.unseenPress]!,
                                     signals: count.filter { [.rageEpisode, .retryAfterCancel, .retryAfterUnseen, .deadPress].contains($0.key) })
-        let next = Int32(1 + SessionEvent.allCases.count)
-        let feedback = MeanSummary(count: s.int(next), sum: s.double(next + 1), sumOfSquares: s.double(next + 2))
-        let action = MeanSummary(count: s.int(next + 3), sum: s.double(next + 4), sumOfSquares: s.double(next + 5))
-        return ObservedArm(
-            name: name, events: events,
-            feedbackLatency: LatencySample(summary: feedback, values: try values("feedback_latency_ms", name)),
-            actionLatency: LatencySample(summary: action, values: try values("action_latency_ms", name)))
+        return ObservedArm(name: name, events: events,
+                           feedbackLatency: LatencySample(values: try values("feedback_latency_ms", name)),
+                           actionLatency: LatencySample(values: try values("action_latency_ms", name)))
     }
 
-    /// The non-NULL values of a latency column in one arm.
+    /// The non-NULL values of a latency column in one arm, ascending.
     private func values(_ column: String, _ name: String) throws -> [Double] {
         precondition(column == "feedback_latency_ms" || column == "action_latency_ms")
-        let s = try runner.db.prepare("SELECT \(column) FROM temp.report_input WHERE grp = ?1 AND \(column) IS NOT NULL")
+        let s = try runner.db.prepare("SELECT \(column) FROM temp.report_input WHERE grp = ?1 AND \(column) IS NOT NULL ORDER BY \(column)")
         s.bind(1, name)
         var out: [Double] = []
         while try s.step() { out.append(s.double(0)) }

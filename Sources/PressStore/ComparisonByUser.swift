@@ -1,7 +1,7 @@
-// The arms of a comparison by user (`pressdb compare --unit user`), computed in SQL: one
-// `GROUP BY user` gives each user's totals in an arm, and one more SELECT sums them over the
-// users — n, ΣX, ΣY, ΣX², ΣY², ΣXY of every ratio metric (docs/compare.md, "What the store
-// computes"). The per-user relation is the interface: any source of per-user totals with the
+// The arms of a comparison by user (`pressdb compare --unit user`): one `GROUP BY user` gives
+// each user's totals in an arm, and they are summed over the users — n, ΣX, ΣY, ΣX², ΣY², ΣXY of
+// every ratio metric (docs/compare.md, "What the store computes"); observed in Swift
+// (`UserArmSums.sums`, the same for a partial), paired in SQL. The per-user relation is the interface: any source of per-user totals with the
 // columns below (the sessions' results here; partial aggregates elsewhere, merged by user) builds
 // its arm through the same sums, so every by-user arm is built in one place.
 import PressCore
@@ -63,7 +63,65 @@ public enum UserArmSums {
                            histograms: [LatencyKind: String]? = nil) throws -> UserArm {
         var read: [LatencyKind: [UnitHistogram]] = [:]
         for (l, sql) in histograms ?? [:] { read[l] = try readHistograms(db, sql, bindings).map(\.histogram) }
-        return arm(name, sums: try sumsRow(db, sumsSQL(over: perUser), bindings), histograms: read)
+        return arm(name, sums: sums(try userTotals(db, perUser, bindings).map(\.totals)), histograms: read)
+    }
+
+    /// One user's totals in an arm, a row of the per-user relation: sessions, the sessions with
+    /// each event (`SessionEvent.allCases` order), and per latency (`LatencyKind.all` order) the
+    /// user's values and their sum (ms).
+    public struct UserTotals: Sendable, Equatable {
+        public var sessions: Int
+        public var events: [Int]
+        public var latencies: [(n: Int, sum: Double)]
+
+        public init(sessions: Int, events: [Int], latencies: [(n: Int, sum: Double)]) {
+            self.sessions = sessions; self.events = events; self.latencies = latencies
+        }
+
+        public static func == (a: UserTotals, b: UserTotals) -> Bool {
+            a.sessions == b.sessions && a.events == b.events && a.latencies.elementsEqual(b.latencies) { $0 == $1 }
+        }
+    }
+
+    /// The rows of the per-user relation `perUser`, ordered by user (SQL's BINARY order: the
+    /// UTF-8 bytes of the ids).
+    static func userTotals(_ db: Database, _ perUser: String, _ bindings: [SQLValue]) throws -> [(user: String, totals: UserTotals)] {
+        let columns = perUserColumns.joined(separator: ", ")
+        let s = try db.prepare("SELECT \(columns) FROM (\(perUser)) ORDER BY user")
+        s.bind(bindings)
+        let events = SessionEvent.allCases.count
+        var out: [(user: String, totals: UserTotals)] = []
+        while try s.step() {
+            out.append((s.text(0), UserTotals(sessions: s.int(1), events: (0..<events).map { s.int(Int32(2 + $0)) },
+                                              latencies: LatencyKind.all.indices.map { (s.int(Int32(2 + events + 2 * $0)), s.double(Int32(3 + events + 2 * $0))) })))
+        }
+        return out
+    }
+
+    /// The sum of a histogram's values (ascending `values`, each `counts` times), added one value
+    /// at a time in ascending order: the one way a user's latency total is computed from exact
+    /// values, so a database's and a partial's agree to the last bit.
+    public static func total(values: [Double], counts: [Int]) -> Double {
+        var sum = 0.0
+        for (v, c) in zip(values, counts) { for _ in 0..<c { sum += v } }
+        return sum
+    }
+
+    /// The sums over `users`, in `sumsSQL`'s column order, added user by user in the order given
+    /// (plain double addition, as SQLite's `total()` did before 3.43): in Swift rather than SQL so
+    /// the arithmetic is the same whatever SQLite is linked and wherever the totals come from.
+    public static func sums(_ users: [UserTotals]) -> [Double] {
+        func sum(_ f: (UserTotals) -> Double) -> Double { users.reduce(0) { $0 + f($1) } }
+        var v = [Double(users.count), sum { Double($0.sessions) }, sum { Double($0.sessions * $0.sessions) }]
+        for e in SessionEvent.allCases.indices {
+            v += [sum { Double($0.events[e]) }, sum { Double($0.events[e] * $0.events[e]) }, sum { Double($0.sessions * $0.events[e]) }]
+        }
+        for l in LatencyKind.all.indices {
+            v += [sum { $0.latencies[l].n > 0 ? 1 : 0 }, sum { Double($0.latencies[l].n) },
+                  sum { Double($0.latencies[l].n * $0.latencies[l].n) }, sum { $0.latencies[l].sum },
+                  sum { $0.latencies[l].sum * $0.latencies[l].sum }, sum { Double($0.latencies[l].n) * $0.latencies[l].sum }]
+        }
+        return v
     }
 
     /// The arm from the sums `sumsSQL` computes, in its column order: n, Σs, Σs²; per event (in
@@ -240,6 +298,12 @@ public struct UserCoverage: Sendable, Hashable {
     public var usersInBothArms: Int
     /// Users with sessions in either arm.
     public var users: Int
+
+    public init(sessionsWithoutUser: Int, usersInBothArms: Int, users: Int) {
+        self.sessionsWithoutUser = sessionsWithoutUser
+        self.usersInBothArms = usersInBothArms
+        self.users = users
+    }
 }
 
 extension ObservedComparisonReader {
@@ -270,13 +334,22 @@ extension ObservedComparisonReader {
     /// - Throws: `ComparisonError.emptyArm` when the arm has no session, `DatabaseError`, `StatsError`.
     public func userArm(_ name: String, percentiles: Bool) throws -> UserArm {
         let source = "temp.report_input", condition = "grp = ?1"
-        let histograms = percentiles ? Dictionary(uniqueKeysWithValues: LatencyKind.all.map {
-            ($0, UserArmSums.histogramSQL(from: source, where: condition, latency: $0))
-        }) : nil
-        let arm = try UserArmSums.arm(name, in: runner.db, perUser: UserArmSums.perUserSQL(from: source, where: condition),
-                                      bindings: [.text(name)], histograms: histograms)
-        guard arm.sessions > 0 else { throw ComparisonError.emptyArm(name: name, by: by, available: try groups()) }
-        return arm
+        let bindings: [SQLValue] = [.text(name)]
+        let rows = try UserArmSums.userTotals(runner.db, UserArmSums.perUserSQL(from: source, where: condition), bindings)
+        guard !rows.isEmpty else { throw ComparisonError.emptyArm(name: name, by: by, available: try groups()) }
+        var users = rows.map(\.totals)
+        // Each user's latency total from its exact-value histogram, ascending (`UserArmSums.total`),
+        // as a partial computes it: SQL's total() adds in row order, and its algorithm changed in 3.43.
+        var histograms: [LatencyKind: [UnitHistogram]] = [:]
+        for (l, latency) in LatencyKind.all.enumerated() {
+            let read = try UserArmSums.readHistograms(runner.db, UserArmSums.histogramSQL(from: source, where: condition, latency: latency),
+                                                      bindings)
+            let totals = Dictionary(read.map { ($0.user, UserArmSums.total(values: $0.histogram.values, counts: $0.histogram.counts)) },
+                                    uniquingKeysWith: { a, _ in a })
+            for (i, row) in rows.enumerated() where users[i].latencies[l].n > 0 { users[i].latencies[l].sum = totals[row.user] ?? 0 }
+            if percentiles { histograms[latency] = read.map(\.histogram) }
+        }
+        return UserArmSums.arm(name, sums: UserArmSums.sums(users), histograms: histograms)
     }
 }
 

@@ -28,9 +28,18 @@ public enum CatalogError: Error, CustomStringConvertible, Sendable {
 ///     let catalog = try ConfigurationCatalog(store: store)
 ///     let c = catalog.resolve("spring-press")   // PressConfiguration?
 public final class ConfigurationCatalog {
-    public let store: Store
+    /// The database the definitions are stored in; nil for a catalog held in memory only.
+    public let store: Store?
     /// Current definition per name.
     public private(set) var current: [String: (configuration: PressConfiguration, origin: ConfigurationOrigin)] = [:]
+
+    /// The presets alone, held in memory: `add` keeps a definition here without writing it
+    /// anywhere (`pressdb replay --input`, which has no database). `versions` and
+    /// `importConfigRecords` need a store.
+    public init() {
+        store = nil
+        for p in PressConfiguration.presets { current[p.name] = (p, .preset) }
+    }
 
     /// Loads the presets and the `configs` table.
     /// - Throws: `DatabaseError`; a stored definition that no longer parses is skipped, not fatal.
@@ -64,14 +73,16 @@ public final class ConfigurationCatalog {
         if let existing = current[configuration.name], existing.configuration.version == configuration.version {
             return false
         }
-        let s = try store.db.prepare("""
-            INSERT INTO configs(name, version, definition) VALUES (?, ?, ?)
-            ON CONFLICT(name, version) DO UPDATE SET added_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-            """)
-        s.bind(1, configuration.name)
-        s.bind(2, configuration.version)
-        s.bind(3, configuration.definitionJSON)
-        try s.run()
+        if let store {
+            let s = try store.db.prepare("""
+                INSERT INTO configs(name, version, definition) VALUES (?, ?, ?)
+                ON CONFLICT(name, version) DO UPDATE SET added_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                """)
+            s.bind(1, configuration.name)
+            s.bind(2, configuration.version)
+            s.bind(3, configuration.definitionJSON)
+            try s.run()
+        }
         current[configuration.name] = (configuration, .stored)
         return true
     }
@@ -79,6 +90,7 @@ public final class ConfigurationCatalog {
     /// Every stored version of `name`, oldest first by `added_at` (re-adding an old version
     /// makes it current again).
     public func versions(_ name: String) throws -> [(version: String, addedAt: String)] {
+        guard let store else { return current[name].map { [($0.configuration.version, "")] } ?? [] }
         let s = try store.db.prepare("SELECT version, added_at FROM configs WHERE name = ? ORDER BY added_at, rowid")
         s.bind(1, name)
         var out: [(String, String)] = []
@@ -91,6 +103,7 @@ public final class ConfigurationCatalog {
     /// removed from `config_records`, so it is reported once and kept where rejects are kept.
     /// - Returns: the rejects, in file and line order.
     public func importConfigRecords() throws -> [Reject] {
+        guard let store else { return [] }
         let s = try store.db.prepare("SELECT id, definition, source_file, line FROM config_records ORDER BY id")
         var rows: [(id: Int64, text: String, file: String, line: Int)] = []
         while try s.step() { rows.append((s.int64(0), s.text(1), s.text(2), s.int(3))) }

@@ -6,7 +6,7 @@ import PressFormats
 /// One ingest run's side of the database: opens a transaction at the start, commits it in
 /// batches, and while the run is open sets the connection up for bulk writing
 /// (`connectionSettings`), put back when it ends.
-final class IngestWriter {
+final class IngestWriter: IngestSink {
     let store: Store
     /// `IngestOptions.strict`: one transaction for the whole run, never committed in batches.
     let strict: Bool
@@ -118,6 +118,7 @@ final class IngestWriter {
     // MARK: Rows
 
     func beginSource(name: String) throws -> Int64 { try store.beginSource(name: name) }
+    func sourceID(of location: SourceLocation, input: Int64) -> Int64 { input }
 
     func finishSource(id: Int64, input: ByteInput, records: Int, rejects: Int) throws -> Int64 {
         try store.finishSource(id: id, hash: input.contentHash, bytes: input.bytesRead, records: records, rejects: rejects)
@@ -144,6 +145,7 @@ final class IngestWriter {
         do { return try store.storedSamples(session: session) } catch is SampleCodecError { return [] }
     }
 
+    func pendingIDs() throws -> Set<String> { try store.pendingIDs() }
     func pending(_ session: String) throws -> AssembledSession? { try store.pending(session: session) }
     func keepPending(_ s: AssembledSession) throws { try store.savePending(s) }
     func deletePending(_ session: String) throws { try store.deletePending(session: session) }

@@ -103,7 +103,8 @@ public struct StrictRejectError: Error, CustomStringConvertible, Sendable {
 /// written goes through `IngestWriter`; the items come from a `RecordFeed` (on this thread, or
 /// read ahead on another), all through one loop (`run`).
 public final class Ingester {
-    public let store: Store
+    /// The database written; nil for a run into a `StreamReplay` (no database).
+    public let store: Store?
     public let options: IngestOptions
     public var summary: IngestSummary { state }
     private var state = IngestSummary()
@@ -111,7 +112,8 @@ public final class Ingester {
     /// that fails now keeps.
     public private(set) var committedBatches = 0
     public private(set) var committedSessions = 0
-    private let writer: IngestWriter
+    /// Where the run's decisions go: the database (`IngestWriter`) or a stream (`StreamReplay`).
+    private let writer: any IngestSink
     private var assembler = SessionAssembler<SessionAttributes, Origin>()
     /// Pending sessions stored when the run began and not completed since.
     private var pendingIDs: Set<String>
@@ -124,11 +126,25 @@ public final class Ingester {
     public init(store: Store, options: IngestOptions = IngestOptions()) throws {
         self.store = store
         self.options = options
-        writer = try IngestWriter(store: store, strict: options.strict)
+        let writer = try IngestWriter(store: store, strict: options.strict)
+        self.writer = writer
         do {
-            pendingIDs = try store.pendingIDs()
+            pendingIDs = try writer.pendingIDs()
             replay = options.replayStoredSessions ? try StoredSessionReplay(store: store, options: options) : nil
         } catch { writer.end(committing: false); throw error }
+    }
+
+    /// Starts a run without a database: every complete session goes to `stream`, which replays
+    /// it at once and writes its result line; sessions open at the end become its pending lines
+    /// (`pressdb replay --input`). The same loop and rules as an ingest, with nothing stored:
+    /// no session is pending from an earlier run or stored already, so nothing is a duplicate.
+    /// `options.replayStoredSessions` plays no part (the stream replays every session itself).
+    public init(streamingTo stream: StreamReplay, options: IngestOptions = IngestOptions()) {
+        store = nil
+        self.options = options
+        writer = stream
+        pendingIDs = []
+        replay = nil
     }
 
     deinit { end(committing: false) }
@@ -195,7 +211,7 @@ public final class Ingester {
     }
 
     private func startSource(_ input: ByteInput) throws -> Int64 {
-        let sourceID = try writer.beginSource(name: input.name)
+        let sourceID = try writer.beginSource(name: input.inputName)
         currentSourceID = sourceID
         return sourceID
     }
@@ -217,7 +233,7 @@ public final class Ingester {
         state.records += 1
         switch item {
         case .touch(let r):
-            try add(r, origin: Origin(sourceID: sourceID, line: r.source.line), raw: raw)
+            try add(r, origin: Origin(sourceID: writer.sourceID(of: r.source, input: sourceID), line: r.source.line), raw: raw)
         case .config(let c):
             state.configRecords += 1
             try writer.configRecord(c)

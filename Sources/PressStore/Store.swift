@@ -243,13 +243,17 @@ public final class Store {
         st.bind(9, s.first.line)
         st.bind(10, s.last.sourceID)
         st.bind(11, s.last.line)
-        Store.bindAttributes(st, 12, s.meta, variant: s.meta.variant ?? s.meta.config)
+        Store.bindAttributes(st, 12, s.meta, variant: Store.storedVariant(s.meta))
         // The touch-down point (migrations/0004_touch_down_point.sql), from the samples in hand.
         st.bind(12 + Store.attributeCount, s.samples[0].x)
         st.bind(13 + Store.attributeCount, s.samples[0].y)
         try st.run()
         return db.changes == 1 ? db.lastInsertRowID : nil
     }
+
+    /// A complete session's A/B arm as `sessions.variant` stores it (and reports group by it):
+    /// the variant given, else the session's config name, else nil.
+    public static func storedVariant(_ a: SessionAttributes) -> String? { a.variant ?? a.config }
 
     /// `?1, ?2, …` for the parameters `range`.
     static func parameters(_ range: ClosedRange<Int32>) -> String { range.map { "?\($0)" }.joined(separator: ", ") }

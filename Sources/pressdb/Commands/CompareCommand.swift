@@ -91,6 +91,9 @@ struct CompareCommand: ParsableCommand {
     var tuning = ConfidenceSequence.defaultTuning
     @Option(value: "X|X%", help: "An effect to plan for, absolute or relative to A: adds the units per arm needed to detect it")
     var mde: EffectSize?
+    @Option(value: "PARTIAL", help: "Compare from a partial ('pressdb aggregate', 'pressdb merge') instead of the database",
+            discussion: "Observed mode; --where on config, variant (and with --unit session on control, screen, app_version).")
+    var from: String?
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
@@ -119,13 +122,19 @@ struct CompareCommand: ParsableCommand {
         }
         let equals = Equality.dictionary(filter)
         let path = database.path
-        guard database.exists else {
+        guard database.exists || from != nil else {
             throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
         }
 
         let report: ExperimentReport
         var notes: [String] = []
-        if paired {
+        if let from {
+            for option in [$paired, $database] where option.wasGiven {
+                throw CLIError.usage("\(option.displayName) does not apply with --from (a partial of observed sessions)")
+            }
+            (report, notes) = try Self.observed(a, b, partial: from, by: by, equals: equals, split: split?.shares, metrics: metrics,
+                                                correction: correction, configuration: configuration, unit: unit)
+        } else if paired {
             for option in [$by, $split] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with --paired (A and B are configurations; every session is in both arms)")
             }
@@ -202,28 +211,40 @@ struct CompareCommand: ParsableCommand {
         }
         do {
             try reader.requireSessions(a, b)
-            let (unit, why) = try Self.unit(asked, try reader.userCoverage(a, b))
-            var notes = why.map { [$0] } ?? []
-            let report: ExperimentReport
-            if unit == .user {
-                let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
-                let usersA = try reader.userArm(a, percentiles: percentiles), usersB = try reader.userArm(b, percentiles: percentiles)
-                report = try Experiment.observed(control: usersA, treatment: usersB, metrics: metrics, expectedSplit: split,
-                                                 correction: correction, configuration: configuration)
-                notes.insert("\(by) \(a): \(usersA.users) users, \(usersA.sessions) sessions; "
-                    + "\(by) \(b): \(usersB.users) users, \(usersB.sessions) sessions", at: 0)
-            } else {
-                report = try Experiment.observed(control: try reader.arm(a), treatment: try reader.arm(b), metrics: metrics,
-                                                 expectedSplit: split, correction: correction, configuration: configuration)
-                notes.insert("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions", at: 0)
-            }
-            return (report, notes)
+            return try observedReport(a, b, by: by, coverage: try reader.userCoverage(a, b), asked: asked, metrics: metrics,
+                                      split: split, correction: correction, configuration: configuration,
+                                      userArm: reader.userArm, sessionArm: reader.arm)
         } catch let e as ComparisonError {
             let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
             throw CLIError.empty("\(e)\(filter)")
         } catch let e as StatsError {
             throw CLIError.failure("\(Self.describe(e))")
         }
+    }
+
+    /// The observed report of arms `a` and `b` by the unit `unit(_:_:)` chooses from `coverage`,
+    /// with its notes; the arms come from `userArm(name, percentiles)` or `sessionArm(name)` — a
+    /// database's reader or a partial, the one path both take.
+    static func observedReport(_ a: String, _ b: String, by: String, coverage: UserCoverage, asked: AnalysisUnit?,
+                               metrics: [ExperimentMetric], split: [Double]?, correction: MultipleComparisonCorrection,
+                               configuration: StatsConfiguration, userArm: (String, Bool) throws -> UserArm,
+                               sessionArm: (String) throws -> ObservedArm) throws -> (ExperimentReport, [String]) {
+        let (unit, why) = try Self.unit(asked, coverage)
+        var notes = why.map { [$0] } ?? []
+        let report: ExperimentReport
+        if unit == .user {
+            let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
+            let usersA = try userArm(a, percentiles), usersB = try userArm(b, percentiles)
+            report = try Experiment.observed(control: usersA, treatment: usersB, metrics: metrics, expectedSplit: split,
+                                             correction: correction, configuration: configuration)
+            notes.insert("\(by) \(a): \(usersA.users) users, \(usersA.sessions) sessions; "
+                + "\(by) \(b): \(usersB.users) users, \(usersB.sessions) sessions", at: 0)
+        } else {
+            report = try Experiment.observed(control: try sessionArm(a), treatment: try sessionArm(b), metrics: metrics,
+                                             expectedSplit: split, correction: correction, configuration: configuration)
+            notes.insert("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions", at: 0)
+        }
+        return (report, notes)
     }
 
     static func paired(_ a: String, _ b: String, path: String, equals: [String: String], metrics: [ExperimentMetric],

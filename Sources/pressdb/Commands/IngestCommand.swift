@@ -92,8 +92,8 @@ struct IngestCommand: ParsableCommand {
         options.rejectMessagesKept = Self.rejectMessagesShown
         options.replayStoredSessions = true
         if let container { options.defaultContainer = container }
-        var device = try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
-                                                                     container: options.defaultContainer))
+        var reading = RecordInputs(device: try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
+                                                                                          container: options.defaultContainer)))
         let paths = files.isEmpty ? ["-"] : files
 
         // Every input is opened and its format told before the database is: one that cannot be
@@ -136,33 +136,13 @@ struct IngestCommand: ParsableCommand {
         let progress = Progress("ingest", unit: .bytes, total: Self.totalSize(paths), enabled: showsProgress)
         func reportProgress(_ bytes: Int, _ records: Int) { progress.update(bytes, detail: "\(Progress.grouped(records)) records") }
         let summary: IngestSummary
-        var controlRecords = 0
-        var warnings: [DeviceLogWarning] = [], warningCount = 0
         var ingesting: Ingester?
         do {
             let ingester = try Ingester(store: store, options: options)
             ingesting = ingester
             for (input, path, f, _) in inputs {
                 if Interrupt.requested() { throw IngestInterrupted() }
-                switch f {
-                case .ndjson:
-                    // Layout records apply to the device recordings read after them.
-                    var r = ControlRecordCollector(NDJSONReader(input))
-                    try ingester.ingest(&r, input: input, progress: reportProgress)
-                    if !r.controls.isEmpty {
-                        controlRecords += r.controls.count
-                        device.layout = Layout(controls: (device.layout?.controls ?? []) + r.controls)
-                    }
-                case .csv:
-                    var r = CSVReader(input)
-                    try ingester.ingest(&r, input: input, progress: reportProgress)
-                case .getevent, .evemu, .evtest, .libinput:
-                    var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
-                                                file: path == "-" ? nil : path)
-                    try ingester.ingest(&r, input: input, progress: reportProgress)
-                    warnings += r.warnings
-                    warningCount += r.warningCount
-                }
+                try reading.read(input, path: path, format: f, into: ingester, progress: reportProgress)
             }
             summary = try ingester.finish()
         } catch is IngestInterrupted {
@@ -220,6 +200,7 @@ struct IngestCommand: ParsableCommand {
 
         if showsSummary {
             // Lines read in spite of a flaw (docs/device-recordings.md, "Warnings"), then rejects.
+            let (warnings, warningCount) = (reading.warnings, reading.warningCount)
             var lines: [String] = warnings.prefix(Self.rejectMessagesShown).map(\.description)
             if warningCount > min(warnings.count, Self.rejectMessagesShown) {
                 lines.append("… and \(warningCount - min(warnings.count, Self.rejectMessagesShown)) more warnings")
@@ -229,7 +210,7 @@ struct IngestCommand: ParsableCommand {
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
-            lines.append(Self.summaryLine(summary, controlRecords: controlRecords, seconds: Self.seconds(ContinuousClock.now - started)))
+            lines.append(Self.summaryLine(summary, controlRecords: reading.controlRecords, seconds: Self.seconds(ContinuousClock.now - started)))
             lines += ReplayCommand.describe(replayed)
             printError(lines.joined(separator: "\n"))
         }

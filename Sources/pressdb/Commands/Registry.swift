@@ -5,6 +5,8 @@ var commands: [any ParsableCommand.Type] {
         DemoCommand.self,
         IngestCommand.self,
         ReplayCommand.self,
+        AggregateCommand.self,
+        MergeCommand.self,
         ReportCommand.self,
         CompareCommand.self,
         ConfigsCommand.self,

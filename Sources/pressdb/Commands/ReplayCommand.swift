@@ -24,8 +24,21 @@ struct ReplayCommand: ParsableCommand {
         as 'pressdb report sessions' shows them; the terminal table fits the terminal's width.
         On a terminal, standard error shows the progress (sessions of the total).
 
-        Example:
+        With --input FILE (or '-' for standard input), replay is a stream filter with no
+        database: it reads touch records (NDJSON, CSV or a device recording: the same readers,
+        checks and {"type":"config"} records as 'pressdb ingest'), replays each session the
+        moment it completes and writes one NDJSON line per session to standard output:
+        {"type":"result",…} with the session, its arm, the configuration and version replayed,
+        every column of the results table, the per-session events and its attributes. Sessions
+        still open at the end are written as {"type":"pending",…}; sessions whose configuration
+        is unknown as {"type":"unreplayed",…}. Rejects go to standard error as FILE:LINE:
+        reason (and to --rejects FILE as NDJSON); the exit status is ingest's (3 with rejects).
+        Memory holds the open sessions only. The lines feed 'pressdb aggregate'
+        (docs/scale-out.md has every field).
+
+        Examples:
           pressdb replay --as expand-delayed-click --format csv > counterfactual.csv
+          pressdb generate --sessions 1000 | pressdb replay --input - | pressdb aggregate - > day.partial.json
         """
     )
 
@@ -46,6 +59,18 @@ struct ReplayCommand: ParsableCommand {
             rule: .within(0.5...10, "must be from 0.5 to 10 px per pt"))
     var density = Display().density
     @Option(.format([OutputFormat.table, .csv, .json, .ndjson])) var format: OutputFormat
+    @Option(name: "input", value: "FILE|-", help: "Replay the touch records of FILE ('-': standard input) as a stream filter, without a database",
+            discussion: "Writes result lines (NDJSON) to standard output.")
+    var input: String?
+    @Option(value: "FORMAT", help: "With --input: the input format",
+            discussion: "auto: told from the first bytes, as ingest tells it.")
+    var inputFormat = InputFormatSelection.auto
+    @Option(value: "NAME", help: "With --input: container for sessions that give none") var container: Container?
+    @Option(value: "FILE", help: "With --input: also write every reject to FILE as NDJSON",
+            discussion: "'-' writes them to standard output among the result lines, as {\"type\":\"reject\",…}.")
+    var rejects: String?
+    @Flag(help: "With --input: each line is NAME:LINE, a tab and the record, which messages then name by NAME:LINE (a stream re-assembled from many files, as the Spark job sends it).")
+    var origins: Bool
     @Flag(.quiet(help: "Print nothing: no rows, no summary, no progress (results are still stored).")) var quiet: Bool
     @Flag(.wide) var wide: Bool
     @Option(.columns) var columns: [String]
@@ -57,6 +82,18 @@ struct ReplayCommand: ParsableCommand {
         }
         if missing && ($target.wasGiven || $sessions.wasGiven) {
             throw CLIError.usage("--missing replays sessions without their own result; it does not go with --as or --session")
+        }
+        if input != nil {
+            for option in [$database, $sessions, $missing, $format, $wide, $columns, $explain] where option.wasGiven {
+                throw CLIError.usage("\(option.displayName) does not apply with --input (a stream without a database; it writes NDJSON result lines)")
+            }
+            if origins && inputFormat.format == nil {
+                throw CLIError.usage("--origins needs --input-format (ndjson or csv): framed lines do not tell their format")
+            }
+        } else {
+            for option in [$inputFormat, $container, $rejects, $origins] where option.wasGiven {
+                throw CLIError.usage("\(option.displayName) applies only with --input FILE|-")
+            }
         }
     }
 
@@ -94,6 +131,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws -> Int32 {
+        if let input { return try replayStream(input) }
         let display = Display(refreshRate: refreshRate, density: density)
         guard database.exists else {
             throw CLIError.empty("no database at \(database.path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")

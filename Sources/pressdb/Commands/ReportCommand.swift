@@ -24,6 +24,11 @@ struct ReportCommand: ParsableCommand {
         feedback-latency distributions, the outcome rates with their intervals and the same
         numbers as the terminal; for another report, its rows as a table (docs/html-report.md).
 
+        --from PARTIAL reports from a partial ('pressdb aggregate', 'pressdb merge') instead
+        of the database: the summary, exactly as it reads from a database holding the same
+        sessions, grouped by and filtered on config, variant, control, screen or app_version
+        (a partial keeps nothing finer; docs/scale-out.md).
+
         Examples:
           pressdb report
           pressdb report latency --by variant --format csv
@@ -62,6 +67,9 @@ struct ReportCommand: ParsableCommand {
     var unseenRetryWindow = FrustrationParameters().unseenRetryWindow
     @Option(value: "DIR", help: "A folder of your own .sql report files") var reports: String?
     @Flag(help: "List the available reports with their descriptions.") var list: Bool
+    @Option(value: "PARTIAL", help: "Report from a partial ('pressdb aggregate') instead of the database",
+            discussion: "The summary only; '-' reads standard input.")
+    var from: String?
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
     @Flag(.wide) var wide: Bool
@@ -152,6 +160,45 @@ struct ReportCommand: ParsableCommand {
         return "no session has a replay result yet (run 'pressdb replay')"
     }
 
+    /// `--from PARTIAL`: the summary from a partial, rendered as the database's.
+    func reportFromPartial(_ path: String, def: ReportDefinition, filter: ReportFilter) throws -> Int32 {
+        guard def.name == "summary", !def.isUserDefined else {
+            throw CLIError.usage("--from reports the built-in summary only (a partial holds its sufficient statistics, not sessions)")
+        }
+        for option in [$since, $until, $reports, $database] where option.wasGiven {
+            throw CLIError.usage("\(option.displayName) does not apply with --from (a partial keeps no times, reports or database)")
+        }
+        guard let tabular = format.tabular else { throw CLIError.usage("--format html does not apply with --from; use table, csv, json or markdown") }
+        let partial = try PartialIO.read(path)
+        guard partial.replayedAs == filter.replayedAs else {
+            throw CLIError.usage(partial.replayedAs.map { "\(path) holds sessions replayed as '\($0)': add --as \($0)" }
+                ?? "\(path) holds each session under its own configuration, not replayed as '\(filter.replayedAs ?? "")'")
+        }
+        let result: ReportResult
+        do { result = try partial.summary(by: filter.by, equals: filter.equals) } catch let e as ReportError {
+            throw CLIError.usage("\(e)")
+        }
+        if result.rows.isEmpty {
+            let what = filter.equals.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            throw CLIError.empty(what.isEmpty ? "\(path) holds no session" : "no session in \(path) matches \(what)")
+        }
+        let writer = try rowWriter(def, tabular: tabular, filter: filter, columns: result.columns, protecting: nil)
+        for row in result.rows { try writer.add(row.map(Self.cell)) }
+        try writer.finish()
+        return ExitCode.ok
+    }
+
+    /// The writer of a report's rows, as the database's report and `--from` write them.
+    func rowWriter(_ def: ReportDefinition, tabular: OutputFormat, filter: ReportFilter, columns names: [String],
+                   protecting path: String?) throws -> RowWriter {
+        let presentation = try ReportPresentation.parse(def, groupName: filter.by)
+        let sink = try OutputSink(path: out, protecting: path)
+        let options = TableOptions.standardOutput(wide: wide, columns: columns, explain: explain, full: full, out: out)
+        return RowWriter(format: tabular, columns: names.map { Column($0 == "grp" ? filter.by : $0) },
+                         presentation: presentation, options: options, sink: sink,
+                         dropsWhenEmpty: names.contains("grp") ? ["variant"] : [], infersStyles: true)
+    }
+
     func run() throws -> Int32 {
         let defs = try Self.definitions(reports)
         let path = database.path
@@ -193,6 +240,7 @@ struct ReportCommand: ParsableCommand {
         filter.signals.rageRadius = rageRadius
         filter.signals.cancelRetryWindow = cancelRetryWindow
         filter.signals.unseenRetryWindow = unseenRetryWindow
+        if let from { return try reportFromPartial(from, def: def, filter: filter) }
 
         guard database.exists else {
             throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
@@ -235,15 +283,10 @@ struct ReportCommand: ParsableCommand {
         }
         // Rows go out as SQLite produces them (RowWriter): a report of any length runs in bounded
         // memory, and a closed pipe (`| head`) ends it at once.
-        let presentation = try ReportPresentation.parse(def, groupName: filter.by)
-        let sink = try OutputSink(path: out, protecting: path)
-        let options = TableOptions.standardOutput(wide: wide, columns: columns, explain: explain, full: full, out: out)
         var writer: RowWriter?
         do {
             try runner.run(def, columns: { names in
-                writer = RowWriter(format: tabular, columns: names.map { Column($0 == "grp" ? filter.by : $0) },
-                                   presentation: presentation, options: options, sink: sink,
-                                   dropsWhenEmpty: names.contains("grp") ? ["variant"] : [], infersStyles: true)
+                writer = try rowWriter(def, tabular: tabular, filter: filter, columns: names, protecting: path)
             }, row: { try writer!.add($0.map(Self.cell)) })
         } catch let e as ReportError {
             throw CLIError.failure("\(e)")

@@ -1,0 +1,282 @@
+// Partial aggregates: the mergeable sufficient statistics of replayed sessions, from which
+// `pressdb report --from` and `pressdb compare --from` print what they print from a database
+// holding the same sessions. `pressdb aggregate` makes one (from result lines or a database),
+// `pressdb merge` adds them up. The file format is versioned and documented field by field in
+// docs/scale-out.md ("The partial format").
+import PressCore
+import PressFormats
+import PressStats
+
+/// Why a partial cannot be read, made or merged.
+public struct PartialError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// One replayed session as an aggregate sees it: the values of its report keys, its user, its
+/// per-session events and the figures the statistics read.
+public struct AggregatedSession: Sendable {
+    /// `Partial.groupKeys`' values, in that order (`config` is the configuration replayed,
+    /// `variant` the arm as stored, as in `session_results`).
+    public var group: [String?]
+    public var user: String?
+    /// Per `SessionEvent.allCases`: whether it occurred.
+    public var events: [Bool]
+    public var feedbackLatencyMs: Double?
+    public var actionLatencyMs: Double?
+    public var releaseJumpPt: Double
+    public init(group: [String?], user: String?, events: [Bool], feedbackLatencyMs: Double?,
+                actionLatencyMs: Double?, releaseJumpPt: Double) {
+        self.group = group; self.user = user; self.events = events
+        self.feedbackLatencyMs = feedbackLatencyMs; self.actionLatencyMs = actionLatencyMs
+        self.releaseJumpPt = releaseJumpPt
+    }
+}
+
+/// Sessions, event counts and latency histograms of a set of sessions: one report group's cell
+/// of a partial, or one user's in one arm. Every field adds up over disjoint sets of sessions.
+public struct SessionTally: Sendable, Equatable {
+    public var sessions = 0
+    /// Sessions with each event, per `SessionEvent.allCases`.
+    public var events = [Int](repeating: 0, count: SessionEvent.allCases.count)
+    /// Feedback and action latencies (ms) by exact value: how many sessions had each. Latencies
+    /// are frame-quantised (feedback) or a configured delay (action), so these stay small, and a
+    /// percentile from them is the percentile of the latencies themselves.
+    public var feedbackLatencyMs: [Double: Int] = [:]
+    public var actionLatencyMs: [Double: Int] = [:]
+    /// The largest release jump (pt); −∞ while empty. Kept for report groups, not for users.
+    public var releaseJumpPtMax = -Double.infinity
+
+    public init() {}
+
+    public mutating func add(_ s: AggregatedSession) {
+        sessions += 1
+        for (i, e) in s.events.enumerated() where e { events[i] += 1 }
+        if let f = s.feedbackLatencyMs { feedbackLatencyMs[f == 0 ? 0 : f, default: 0] += 1 }
+        if let a = s.actionLatencyMs { actionLatencyMs[a == 0 ? 0 : a, default: 0] += 1 }
+        releaseJumpPtMax = max(releaseJumpPtMax, s.releaseJumpPt)
+    }
+
+    public static func += (a: inout SessionTally, b: SessionTally) {
+        a.sessions += b.sessions
+        for i in a.events.indices { a.events[i] += b.events[i] }
+        a.feedbackLatencyMs.merge(b.feedbackLatencyMs, uniquingKeysWith: +)
+        a.actionLatencyMs.merge(b.actionLatencyMs, uniquingKeysWith: +)
+        a.releaseJumpPtMax = max(a.releaseJumpPtMax, b.releaseJumpPtMax)
+    }
+
+    /// The sessions with `event`.
+    public func count(_ event: SessionEvent) -> Int { events[SessionEvent.allCases.firstIndex(of: event)!] }
+
+    /// A latency histogram as ascending values and their counts.
+    public static func sorted(_ h: [Double: Int]) -> (values: [Double], counts: [Int]) {
+        let pairs = h.sorted { $0.key < $1.key }
+        return (pairs.map(\.key), pairs.map(\.value))
+    }
+}
+
+/// The mergeable aggregate of a set of replayed sessions (docs/scale-out.md, "The partial
+/// format"):
+///
+/// - `groups`: per combination of the report keys (`groupKeys`: config, variant, control,
+///   screen, app_version) a `SessionTally` — what the summary report needs for any `--by` and
+///   any `--where` on those keys: counts, event counts, latency histograms, the largest jump.
+/// - `users`: per arm and user (`userKeys`: config, variant, user) a tally without the jump —
+///   what a comparison by user needs: the per-user counts and sums of the delta method and the
+///   per-user histograms of the cluster bootstrap. Keyed by user id, so a user whose sessions
+///   are in two partials is one user again after `merge`.
+///
+/// `+` merges two partials of the same configurations' versions.
+public struct Partial: Sendable, Equatable {
+    /// The file's `format` and `version`.
+    public static let format = "pressdb-partial"
+    public static let version = 1
+    /// The report keys a group is keyed by: the field table's report groupings.
+    public static let groupKeys = SessionAttribute.reportGroupings.map(\.key)
+    /// What a user cell is keyed by.
+    public static let userKeys = ["config", "variant", "user"]
+    /// The events counted, in `SessionEvent.allCases` order (their `result_events` names without `is_`).
+    public static let eventNames = SessionEvent.allCases.map(\.rawValue)
+
+    /// Nil: each session's result under its own configuration (what `pressdb report` reads);
+    /// a name: every session replayed as that configuration (`pressdb report --as NAME`).
+    public var replayedAs: String?
+    /// The version of every configuration the results are under, by name.
+    public var configurations: [String: String] = [:]
+    public var groups: [[String?]: SessionTally] = [:]
+    public var users: [[String?]: SessionTally] = [:]
+
+    public init(replayedAs: String? = nil) { self.replayedAs = replayedAs }
+
+    static let configIndex = groupKeys.firstIndex(of: "config")!
+    static let variantIndex = groupKeys.firstIndex(of: "variant")!
+
+    /// Adds one session replayed under `config` version `version`.
+    /// - Throws: `PartialError` when `config` already appears under another version.
+    public mutating func add(_ s: AggregatedSession, version: String) throws {
+        let config = s.group[Self.configIndex] ?? ""
+        if let known = configurations[config] {
+            guard known == version else { throw Self.twoVersions(config, known, version) }
+        } else {
+            configurations[config] = version
+        }
+        groups[s.group, default: SessionTally()].add(s)
+        if let user = s.user {
+            var tally = SessionTally()
+            tally.add(s)
+            tally.releaseJumpPtMax = -.infinity
+            users[[config, s.group[Self.variantIndex], user], default: SessionTally()] += tally
+        }
+    }
+
+    static func twoVersions(_ name: String, _ a: String, _ b: String) -> PartialError {
+        PartialError("configuration '\(name)' appears under two versions, \(a) and \(b): a partial holds one version "
+            + "of each configuration (replay every session under the same definitions)")
+    }
+
+    /// The merge of two partials: every cell added, users matched by id.
+    /// - Throws: `PartialError` when they differ in `replayedAs` or in a configuration's version.
+    public static func merging(_ a: Partial, _ b: Partial) throws -> Partial {
+        guard a.replayedAs == b.replayedAs else {
+            throw PartialError("cannot merge a partial of sessions replayed \(describe(a.replayedAs)) with one replayed \(describe(b.replayedAs))")
+        }
+        var out = a
+        for (name, version) in b.configurations {
+            if let known = out.configurations[name], known != version { throw twoVersions(name, known, version) }
+            out.configurations[name] = version
+        }
+        for (k, t) in b.groups { out.groups[k, default: SessionTally()] += t }
+        for (k, t) in b.users { out.users[k, default: SessionTally()] += t }
+        return out
+    }
+
+    static func mixed(_ name: String) -> PartialError {
+        PartialError("the lines mix sessions replayed as '\(name)' (counterfactual) with results under other configurations; "
+            + "aggregate each replay on its own")
+    }
+
+    static func describe(_ replayedAs: String?) -> String {
+        replayedAs.map { "as '\($0)'" } ?? "under their own configurations"
+    }
+
+    /// Sessions in the partial.
+    public var sessions: Int { groups.values.reduce(0) { $0 + $1.sessions } }
+    /// Distinct users (over every arm).
+    public var userCount: Int { Set(users.keys.map { $0[2] ?? "" }).count }
+}
+
+// MARK: - Reading result lines
+
+extension Partial {
+    /// Adds the `{"type":"result"}` line `line` (other types are skipped: pending, reject and
+    /// unreplayed lines may come along in the same stream).
+    /// - Throws: `PartialError` naming what is wrong with the line.
+    public mutating func addResultLine(_ line: UnsafeBufferPointer<UInt8>) throws {
+        guard let r = try ResultLineReader.read(line) else { return }
+        let config = r.session.group[Self.configIndex] ?? ""
+        if r.counterfactual, replayedAs == nil {
+            guard configurations.keys.allSatisfy({ $0 == config }) else { throw Self.mixed(config) }
+            replayedAs = config
+        }
+        if let replayedAs, config != replayedAs { throw Self.mixed(replayedAs) }
+        try add(r.session, version: r.configVersion)
+    }
+}
+
+/// Reads the fields of a result line that an aggregate needs.
+enum ResultLineReader {
+    struct Line {
+        var session: AggregatedSession
+        var configVersion: String
+        var counterfactual: Bool
+    }
+
+    /// The line's session, or nil for a line of another type.
+    static func read(_ b: UnsafeBufferPointer<UInt8>) throws -> Line? {
+        var scanner = JSONScanner(b)
+        var fields: [JSONField] = []
+        do { try scanner.scanObject(into: &fields) } catch { throw PartialError("not a result line: \(error)") }
+        var top: [String: JSONToken] = [:]
+        for f in fields { if let k = try? JSONScanner.string(b, f.key) { top[k] = f.value } }
+        guard let type = top["type"], type.kind == .string, (try? JSONScanner.string(b, type)) == "result" else {
+            if top["type"] == nil { throw PartialError("a line without \"type\" is not a result line") }
+            return nil
+        }
+        func text(_ t: JSONToken?) throws -> String? {
+            guard let t, t.kind != .null else { return nil }
+            guard t.kind == .string else { throw PartialError("a text field holds a \(t.kind)") }
+            do { return try JSONScanner.string(b, t) } catch { throw PartialError("\(error)") }
+        }
+        func required(_ key: String) throws -> JSONToken {
+            guard let t = top[key] else { throw PartialError("the result line has no \"\(key)\"") }
+            return t
+        }
+        func number(_ key: String) throws -> Double? {
+            let t = try required(key)
+            if t.kind == .null { return nil }
+            guard t.kind == .number else { throw PartialError("\"\(key)\" must be a number or null") }
+            return t.number
+        }
+        func flag(_ key: String) throws -> Bool {
+            let t = try required(key)
+            guard t.kind == .bool else { throw PartialError("\"\(key)\" must be true or false") }
+            return t.bool
+        }
+        guard let config = try text(required("config")), let version = try text(required("config_version")) else {
+            throw PartialError("the result line has no config or config_version")
+        }
+        guard let outcomeText = try text(required("outcome")), let outcome = PressOutcome(rawValue: outcomeText) else {
+            throw PartialError("\"outcome\" must be one of tap, cancel, scroll_abort")
+        }
+        var attributes: [String: String] = [:]
+        if let a = top["attributes"], a.kind == .object {
+            let inner: [JSONField]
+            do { inner = try JSONScanner.fields(of: b, in: a) } catch { throw PartialError("\"attributes\": \(error)") }
+            for f in inner where f.value.kind == .string {
+                if let k = try? JSONScanner.string(b, f.key), let v = try? JSONScanner.string(b, f.value) { attributes[k] = v }
+            }
+        }
+        let variant = try text(required("variant"))
+        let group: [String?] = Partial.groupKeys.map { key in
+            key == "config" ? config : key == "variant" ? variant : attributes[key]
+        }
+        let result = SessionResult(outcome: outcome, cancelReason: nil, actionFired: try flag("action_fired"),
+                                   feedbackLatencyMs: try number("feedback_latency_ms"),
+                                   actionLatencyMs: try number("action_latency_ms"), durationMs: 0, maxTravelPt: 0,
+                                   pressDepth: 0, releaseJumpPt: try number("release_jump_pt") ?? 0)
+        let session = AggregatedSession(group: group, user: attributes[SessionAttribute.user.key],
+                                        events: SessionEvent.allCases.map { $0.occurs(in: result) },
+                                        feedbackLatencyMs: result.feedbackLatencyMs, actionLatencyMs: result.actionLatencyMs,
+                                        releaseJumpPt: result.releaseJumpPt)
+        return Line(session: session, configVersion: version, counterfactual: try flag("counterfactual"))
+    }
+}
+
+// MARK: - Reading a database
+
+extension Partial {
+    /// The partial of a database's replayed sessions: what `pressdb report` reads (each
+    /// session's result under the current version of its own configuration), or with
+    /// `replayedAs` what `pressdb report --as NAME` reads. The events come from the database's
+    /// `result_events` view.
+    /// - Throws: `DatabaseError`, `SchemaError`, `PartialError`.
+    public init(databasePath path: String, replayedAs: String? = nil) throws {
+        var filter = ReportFilter()
+        filter.replayedAs = replayedAs
+        let runner = try ReportRunner(path: path, filter: filter)
+        self.init(replayedAs: replayedAs)
+        let columns = Self.groupKeys + [SessionAttribute.user.key] + SessionEvent.allCases.map(\.column)
+            + ["feedback_latency_ms", "action_latency_ms", "release_jump_pt", "config_version"]
+        let s = try runner.db.prepare("SELECT \(columns.joined(separator: ", ")) FROM temp.report_input")
+        let k = Int32(Self.groupKeys.count), e = Int32(SessionEvent.allCases.count)
+        while try s.step() {
+            let group = (0..<k).map { s.optionalText($0) }
+            let session = AggregatedSession(group: group, user: s.optionalText(k),
+                                            events: (0..<e).map { s.int(k + 1 + $0) == 1 },
+                                            feedbackLatencyMs: s.optionalDouble(k + 1 + e),
+                                            actionLatencyMs: s.optionalDouble(k + 2 + e), releaseJumpPt: s.double(k + 3 + e))
+            try add(session, version: s.text(k + 4 + e))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+// `pressdb compare A B --from PARTIAL`: the observed comparison from a partial, through the same
+// PressStats code path and renderer as from a database.
+import PressStats
+import PressStore
+
+extension CompareCommand {
+    /// The observed report of arms `a` and `b` read from the partial at `path`
+    /// (`Partial.observedArm`: the inputs `ObservedComparisonReader.arm` reads from a database).
+    static func observed(_ a: String, _ b: String, partial path: String, by: String, equals: [String: String],
+                         split: [Double]?, metrics: [ExperimentMetric], correction: MultipleComparisonCorrection,
+                         configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
+        let partial = try PartialIO.read(path)
+        guard partial.replayedAs == nil else {
+            throw CLIError.usage("\(path) holds sessions replayed as '\(partial.replayedAs!)'; compare observed sessions "
+                + "(a partial of each session under its own configuration)")
+        }
+        do {
+            _ = try partial.observedArm(a, by: by, equals: equals)
+            _ = try partial.observedArm(b, by: by, equals: equals)
+            // A partial's users are keyed by config and variant: the unit can be told, and users
+            // compared, under --where on those keys; otherwise only by session.
+            let coverage = asked == .session ? UserCoverage(sessionsWithoutUser: 0, usersInBothArms: 0, users: 0)
+                : try partial.userCoverage(a, b, by: by, equals: equals)
+            return try observedReport(a, b, by: by, coverage: coverage, asked: asked, metrics: metrics, split: split,
+                                      correction: correction, configuration: configuration,
+                                      userArm: { try partial.userArm($0, by: by, equals: equals, percentiles: $1) },
+                                      sessionArm: { try partial.observedArm($0, by: by, equals: equals) })
+        } catch let e as ComparisonError {
+            if case .badFilter = e { throw CLIError.usage("\(e)") }
+            let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
+            throw CLIError.empty("\(e)\(filter)")
+        } catch let e as StatsError {
+            throw CLIError.failure("\(Self.describe(e))")
+        }
+    }
+}
