@@ -32,21 +32,7 @@ SELECT
     avg(feedback_latency_ms > 100) AS share_over_100ms,
     percentile(action_latency_ms, 0.50) AS action_p50_ms,
     percentile(action_latency_ms, 0.90) AS action_p90_ms,
-    max(release_jump_pt) AS release_jump_pt_max,
-    -- the frustration signals per press (docs/frustration.md; the frustration report adds
-    -- intervals by user and the users showing each)
-    sum(is_rage_episode) AS rage_episodes,
-    avg(is_rage_episode) AS rage_episodes_rate,
-    count(DISTINCT CASE WHEN is_rage_episode THEN actor END) AS rage_episodes_users,
-    sum(is_retry_after_cancel) AS retries_after_cancel,
-    avg(is_retry_after_cancel) AS retries_after_cancel_rate,
-    count(DISTINCT CASE WHEN is_retry_after_cancel THEN actor END) AS retries_after_cancel_users,
-    sum(is_retry_after_unseen) AS retries_after_unseen,
-    avg(is_retry_after_unseen) AS retries_after_unseen_rate,
-    count(DISTINCT CASE WHEN is_retry_after_unseen THEN actor END) AS retries_after_unseen_users,
-    sum(is_dead_press) AS dead_presses,
-    avg(is_dead_press) AS dead_presses_rate,
-    count(DISTINCT CASE WHEN is_dead_press THEN coalesce(actor, 'session:' || session) END) AS dead_presses_users
+    max(release_jump_pt) AS release_jump_pt_max
 FROM report_input
 GROUP BY grp, arm
 ORDER BY grp, arm;

@@ -264,6 +264,9 @@ extension Partial {
     public init(databasePath path: String, replayedAs: String? = nil) throws {
         var filter = ReportFilter()
         filter.replayedAs = replayedAs
+        // A partial holds no press sequences (its sessions may come from result lines): from the
+        // database too, their signals are left out (0), so partials of either origin merge alike.
+        filter.pressSequences = false
         let runner = try ReportRunner(path: path, filter: filter)
         self.init(replayedAs: replayedAs)
         let columns = Self.groupKeys + [SessionAttribute.user.key] + SessionEvent.allCases.map(\.column)
