@@ -66,6 +66,12 @@ public enum ChartTheme {
     .pc-chart text.pc-better { fill: var(--pc-better); stroke: none; font-weight: 600; }
     .pc-chart text.pc-worse { fill: var(--pc-worse); stroke: none; font-weight: 600; }
     .pc-chart text.pc-neutral { fill: var(--pc-muted); stroke: none; }
+    .pc-heat { stroke: var(--pc-bg); stroke-width: 1; }
+    .pc-heat0 { fill: #440154; } .pc-heat1 { fill: #443983; } .pc-heat2 { fill: #31688e; } .pc-heat3 { fill: #21918c; }
+    .pc-heat4 { fill: #35b779; } .pc-heat5 { fill: #90d743; } .pc-heat6 { fill: #fde725; }
+    .pc-heat-none { fill: var(--pc-grid); }
+    .pc-heat-frontier { fill: none; stroke: var(--pc-fg); stroke-width: 2.5; }
+    .pc-chart text.pc-heat-on-dark { fill: #ffffff; } .pc-chart text.pc-heat-on-light { fill: #1b1b1f; }
     @media print {
       :root {
         --pc-bg: #ffffff; --pc-fg: #000000; --pc-muted: #333333; --pc-grid: #cccccc; --pc-axis: #555555;

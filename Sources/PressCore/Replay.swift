@@ -113,8 +113,27 @@ public enum Replay {
                              display: Display = Display()) throws(AnimationParameterError) -> ReplayTrace {
         let c = PressClassifier.classify(samples, frame: frame, container: container,
                                          scrollAxis: scrollAxis, configuration: configuration)
+        return try trace(c, animation: configuration.animation, display: display)
+    }
+
+    /// The second half of a replay: a classification's press and release instants through
+    /// `animation`, to the scale on screen and what `display` shows of it. `trace(_:frame:…)` is
+    /// `PressClassifier.classify` followed by this. A classification depends on the gesture
+    /// model, action rule and action delay only, so configurations that differ in their
+    /// animations alone can share one (what `pressdb sweep` does).
+    /// - Throws: `AnimationParameterError` (see `trace(_:frame:…)`).
+    public static func trace(_ classification: PressClassification, animation: PressAnimation,
+                             display: Display = Display()) throws(AnimationParameterError) -> ReplayTrace {
+        try trace(classification, resolved: ResolvedPressAnimation(animation), display: display)
+    }
+
+    /// `trace(_:animation:display:)` with the animations resolved once for many sessions.
+    /// - Throws: `AnimationParameterError` (see `trace(_:frame:…)`).
+    public static func trace(_ classification: PressClassification, resolved: ResolvedPressAnimation,
+                             display: Display = Display()) throws(AnimationParameterError) -> ReplayTrace {
+        let c = classification
         // Classification times are seconds since touch-down, so the timeline starts at 0.
-        let timeline = try ScaleTimeline(animation: configuration.animation, events: c.scaleEvents)
+        let timeline = try ScaleTimeline(resolved: resolved, events: c.scaleEvents)
         let visual = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width,
                                        height: c.frame.height, refreshRate: display.refreshRate,
                                        density: display.density)

@@ -164,18 +164,38 @@ public enum ConfigurationJSON {
             throw ConfigurationJSONError(field: field, message: "expected a container name ("
                 + Container.named.compactMap(\.name).joined(separator: ", ") + ") or an object, got \(json.text)")
         }
-        let f = try Fields(json, path: field)
+        let o = try containerOverride(from: json, field: field)
         let c = Container(
-            delaysContentTouches: try f.bool("delays_content_touches") ?? true,
-            cancelsControlTouches: try f.bool("cancels_control_touches") ?? false,
-            touchDelay: try f.number("touch_delay", atLeast: 0) ?? Container.defaultTouchDelay,
-            hysteresis: try f.number("hysteresis", atLeast: 0) ?? Container.defaultHysteresis)
+            delaysContentTouches: o.delaysContentTouches ?? true,
+            cancelsControlTouches: o.cancelsControlTouches ?? false,
+            touchDelay: o.touchDelay ?? Container.defaultTouchDelay,
+            hysteresis: o.hysteresis ?? Container.defaultHysteresis)
+        return c.withKnownName
+    }
+
+    /// Some of a container object's parameters (keys from `containerKeys`, each checked as in
+    /// `container(from:)`), for replacing a recorded container's (`pressdb sweep`'s
+    /// `container.touch_delay` and the like).
+    /// - Parameter field: the field's name for error messages (`container.touch_delay: expected …`).
+    public static func containerOverride(from value: CanonicalJSON, field: String = "container") throws -> ContainerOverride {
+        let f = try Fields(value, path: field)
+        let o = ContainerOverride(
+            delaysContentTouches: try f.bool("delays_content_touches"),
+            cancelsControlTouches: try f.bool("cancels_control_touches"),
+            touchDelay: try f.number("touch_delay", atLeast: 0),
+            hysteresis: try f.number("hysteresis", atLeast: 0))
         try f.rejectUnknown(allowed: containerKeys)
-        return Container.named.first {
-            $0.isScrollView && $0.delaysContentTouches == c.delaysContentTouches
-                && $0.cancelsControlTouches == c.cancelsControlTouches
-                && $0.touchDelay == c.touchDelay && $0.hysteresis == c.hysteresis
-        } ?? c
+        return o
+    }
+
+    /// An override's parameters as a JSON object holding only those it gives.
+    public static func encode(_ o: ContainerOverride) -> CanonicalJSON {
+        var m: [String: CanonicalJSON] = [:]
+        if let v = o.delaysContentTouches { m["delays_content_touches"] = .bool(v) }
+        if let v = o.cancelsControlTouches { m["cancels_control_touches"] = .bool(v) }
+        if let v = o.touchDelay { m["touch_delay"] = .number(v) }
+        if let v = o.hysteresis { m["hysteresis"] = .number(v) }
+        return .object(m)
     }
 
     /// A container from text: a bare name (`table`) or a JSON object / JSON string literal, as a

@@ -1,5 +1,5 @@
 // The parameters of the frustration signals and the SQL function that hands them to the views
-// defining the signals (migrations/0004_touch_down_point.sql: `press_sequences`; the retries in
+// defining the signals (migrations/0005_touch_down_point.sql: `press_sequences`; the retries in
 // `report_input`, PressStore/ReportRunner.swift). docs/frustration.md gives every definition.
 import CSQLite
 

@@ -151,7 +151,7 @@ public final class ReportRunner {
         // report_world: the results of one world — each session under its own configuration, or
         // every session replayed as --as — at the configurations' current versions, unfiltered, so
         // that a press's next press is found whatever the filters select. report_input adds the
-        // press sequences (press_sequences, migrations/0004) and the signals that read the
+        // press sequences (press_sequences, migrations/0005) and the signals that read the
         // outcomes of a press and of the next one in this world (docs/frustration.md); without
         // them it reads session_results directly, in the order and with the plan it always had.
         let world = """

@@ -94,8 +94,8 @@ public func touchDownCoordinate(_ bytes: UnsafeRawBufferPointer, axis: Int) -> D
 
 /// Registers `touch_down_x(samples)` and `touch_down_y(samples)` on a connection: the first
 /// sample's x and y (points) of a samples BLOB (`touchDownCoordinate`), NULL for anything else
-/// (a NULL, text, or a BLOB shorter than 25 bytes). Schema version 4 fills `sessions.x0`/`y0`
-/// of older databases with them (migrations/0004_touch_down_point.sql). Returns SQLite's result
+/// (a NULL, text, or a BLOB shorter than 25 bytes). Schema version 5 fills `sessions.x0`/`y0`
+/// of older databases with them (migrations/0005_touch_down_point.sql). Returns SQLite's result
 /// code.
 @discardableResult
 public func registerSampleFunctions(_ db: OpaquePointer) -> Int32 {

@@ -175,7 +175,7 @@ public enum Schema {
         if version > migrations.count {
             throw SchemaError.newerDatabase(path: db.path, version: version, known: migrations.count)
         }
-        // Functions a migration's SQL may call (version 4 reads touch-down points from BLOBs).
+        // Functions a migration's SQL may call (version 5 reads touch-down points from BLOBs).
         if migrations.contains(where: { $0.version > version }) {
             let rc = registerSampleFunctions(db.handle)
             guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: "cannot register the sample functions") }

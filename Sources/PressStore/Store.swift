@@ -244,7 +244,7 @@ public final class Store {
         st.bind(10, s.last.sourceID)
         st.bind(11, s.last.line)
         Store.bindAttributes(st, 12, s.meta, variant: Store.storedVariant(s.meta))
-        // The touch-down point (migrations/0004_touch_down_point.sql), from the samples in hand.
+        // The touch-down point (migrations/0005_touch_down_point.sql), from the samples in hand.
         st.bind(12 + Store.attributeCount, s.samples[0].x)
         st.bind(13 + Store.attributeCount, s.samples[0].y)
         try st.run()

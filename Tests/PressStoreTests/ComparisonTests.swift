@@ -6,7 +6,7 @@ import PressStats
 @testable import PressStore
 
 /// NDJSON text of a synthetic log.
-private func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> String {
+func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> String {
     var writer = TouchLogWriter(format: .ndjson)
     try SyntheticLog(configuration).forEachRecord { session, index in writer.append(session, sample: index) }
     return String(decoding: writer.buffer, as: UTF8.self)
@@ -14,7 +14,7 @@ private func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> 
 
 /// A database holding `configuration`'s log, ingested and replayed under each session's own
 /// configuration (as `pressdb ingest` does).
-private func database(_ configuration: SyntheticLogConfiguration) throws -> (path: String, store: Store) {
+func database(_ configuration: SyntheticLogConfiguration) throws -> (path: String, store: Store) {
     let path = try temporaryDatabasePath()
     let store = try Store.open(path: path)
     try ingestNDJSON(store, try syntheticLog(configuration))
@@ -24,7 +24,7 @@ private func database(_ configuration: SyntheticLogConfiguration) throws -> (pat
 
 /// Whether a replay result has `event`, written out here from the definitions in
 /// docs/compare.md (independently of the SQL that counts them).
-private func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
+func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
     let r = row.result
     switch event {
     case .tap: return r.outcome == .tap
@@ -41,6 +41,20 @@ private func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
 /// The events one result decides: every one but the sequence signals (which
 /// FrustrationSignalsTests checks on hand-built sequences).
 private let perPressEvents = SessionEvent.allCases.filter { ![.rageEpisode, .retryAfterCancel, .retryAfterUnseen].contains($0) }
+/// Counts one pair of results into each event's McNemar table (a: under the control, b: under the
+/// treatment), by `has`.
+func tally(_ tables: inout [SessionEvent: PairedCounts], _ a: ResultRow, _ b: ResultRow) {
+    for e in perPressEvents {
+        var t = tables[e] ?? PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
+        switch (has(e, a), has(e, b)) {
+        case (true, true): t.both += 1
+        case (true, false): t.controlOnly += 1
+        case (false, true): t.treatmentOnly += 1
+        case (false, false): t.neither += 1
+        }
+        tables[e] = t
+    }
+}
 
 @Suite struct ComparisonReaderTests {
     // The arms' counts and sums from SQL equal those counted here from the stored sessions
@@ -99,16 +113,7 @@ private let perPressEvents = SessionEvent.allCases.filter { ![.rageEpisode, .ret
         for s in sessionsA {
             let ra = try pairing.replayer.result(of: s, under: a, counterfactual: false)
             let rb = try pairing.replayer.result(of: s, under: b, counterfactual: true)
-            for e in perPressEvents {
-                var t = tables[e] ?? PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
-                switch (has(e, ra), has(e, rb)) {
-                case (true, true): t.both += 1
-                case (true, false): t.controlOnly += 1
-                case (false, true): t.treatmentOnly += 1
-                case (false, false): t.neither += 1
-                }
-                tables[e] = t
-            }
+            tally(&tables, ra, rb)
             if ra.result.feedbackLatencyMs != nil && rb.result.feedbackLatencyMs != nil { feedbackPairs += 1 }
         }
         #expect(arms.events.filter { perPressEvents.contains($0.key) } == tables)

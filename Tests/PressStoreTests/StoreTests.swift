@@ -55,12 +55,13 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 4: migrations/0004_touch_down_point.sql (issue 21) added sessions.x0 and y0.
-        #expect(try db.userVersion == 4)
+        // Version 5: migrations/0005_touch_down_point.sql (issue 21) added sessions.x0 and y0,
+        // after 0004_sweeps.sql (issue 18) the sweeps table.
+        #expect(try db.userVersion == 5)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources")
+        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,sweeps")
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -73,7 +74,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 4)
+        #expect(try db.userVersion == 5)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         // Its samples BLOB is empty: no touch-down point to fill in.
         #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
@@ -84,10 +85,10 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
     // first sample's x and y (the bytes written here by hand, Python
     // struct.pack('<ddd', 12.5, 187.5, 0.1) + b'\\x00', then a terminal sample), and NULL for a BLOB
     // too short to hold a sample.
-    @Test func version4FillsTheTouchDownPointOfStoredSessions() throws {
+    @Test func version5FillsTheTouchDownPointOfStoredSessions() throws {
         let path = try temporaryDatabasePath()
         do {
-            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(3)))
+            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(4)))
             let first = "0000000000002940" + "0000000000706740" + "9a9999999999b93f" + "00"
             let last = "0000000000002a40" + "0000000000706740" + "9a9999999999b93f" + "03"
             try db.execute("""
@@ -123,7 +124,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 4) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 5) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)

@@ -7,7 +7,8 @@ import Testing
 /// A fresh database holding `pressdb generate` output for `generate` options, ingested (and so
 /// replayed under each session's own configuration). The tests of this suite draw the variant per
 /// session (`--assign session`), so that compare analyses sessions, as they were written for.
-private func database(_ generate: [String]) throws -> String {
+/// Also used by SweepCommandTests.
+func database(_ generate: [String]) throws -> String {
     let dir = try Binary.temporaryDirectory()
     let db = dir.appendingPathComponent("c.sqlite").path
     let log = try Binary.run(["generate"] + generate)

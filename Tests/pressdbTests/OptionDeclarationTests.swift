@@ -46,6 +46,8 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "completions": [],
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
+        "sweep": ["db", "base", "vary", "sample", "seed", "where", "objective", "weights", "top", "jobs", "show",
+                  "export-config", "format", "out", "quiet"],
     ]
 
     /// Defaults stated outside the code: docs/compare.md "Options" (alpha 0.05, correction holm,
@@ -64,6 +66,8 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         ("spring", "velocity", "0"), ("report", "by", "config"), ("ingest", "px-per-pt", "1"),
         ("ingest", "format", "auto"), ("demo", "sessions", "20000"), ("demo", "seed", "1"),
         ("report", "db", "$PRESSDB_DB, else ./pressdb.sqlite"),
+        ("sweep", "objective", "feedback_p90_ms,unseen_rate,release_jump_p90_pt,scroll_abort_rate,false_actions"),
+        ("sweep", "jobs", "all cores"), ("sweep", "seed", "1"), ("sweep", "format", "table"),
     ]
 
     @Test func everyCommandDeclaresTheDocumentedOptions() {
@@ -185,6 +189,9 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         ("spring", ["--mass", "1", "--stiffness", "1", "--damping", "-1"], "--damping must be zero or positive, not -1"),
         ("spring", ["--duration", "0.001", "--damping-ratio", "1"], "--duration must be in [0.01, 10] s (UIKit clamps it there), not 0.001"),
         ("spring", ["--at", "1,x"], "--at needs times in seconds ≥ 0, not 'x'"),
+        ("sweep", ["--base", "spring-press", "--vary", "pressed_scale=0.9", "--jobs", "0"], "--jobs must be from 1 to 256, not 0"),
+        ("sweep", ["--base", "spring-press", "--vary", "pressed_scale=0.9", "--sample", "0"], "--sample must be from 1 to 10000, not 0"),
+        ("sweep", ["--base", "spring-press", "--vary", "pressed_scale=0.9", "--top", "0"], "--top must be at least 1, not 0"),
     ])
     func invalidNumbersAreRejectedWithTheOptionNamed(_ command: String, _ arguments: [String], _ expected: String) throws {
         let r = try Binary.run([command] + arguments)

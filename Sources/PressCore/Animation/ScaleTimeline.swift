@@ -110,6 +110,15 @@ public struct ScaleTimeline: Sendable {
     ///   control points with x outside [0, 1]. (A UIView animation of duration 0 is an immediate
     ///   change, as in UIKit.)
     public init(animation: PressAnimation, events: [TimedScaleEvent]) throws(AnimationParameterError) {
+        try self.init(resolved: ResolvedPressAnimation(animation), events: events)
+    }
+
+    /// The same timeline from animations resolved beforehand (`ResolvedPressAnimation`): many
+    /// timelines of one configuration then share its solved springs.
+    /// - Throws: as `init(animation:events:)`, when an event uses an animation whose parameters
+    ///   are invalid.
+    public init(resolved: ResolvedPressAnimation, events: [TimedScaleEvent]) throws(AnimationParameterError) {
+        let animation = resolved.animation
         self.animation = animation
         // The gesture models give their events in time order already; a stable sort would keep them.
         var sorted = events
@@ -123,29 +132,40 @@ public struct ScaleTimeline: Sendable {
         for e in sorted {
             try AnimationParameterError.check("time", e.time, true, "finite")
             switch e.event {
-            case .press: try add(animation.press, at: e.time, target: animation.pressedScale)
-            case .release: try add(animation.release, at: e.time, target: ScaleTimeline.restScale)
+            case .press: try add(animation.press, resolved.press, at: e.time, target: animation.pressedScale)
+            case .release: try add(animation.release, resolved.release, at: e.time, target: ScaleTimeline.restScale)
             }
         }
     }
 
-    private mutating func add(_ spec: AnimationSpec, at t: Double, target: Double) throws(AnimationParameterError) {
+    /// An animation's shape: the spring solved or the timing curve set up, after its duration is
+    /// checked.
+    static func shape(_ spec: AnimationSpec) throws(AnimationParameterError) -> LayerAnimation.Shape {
         switch spec {
         case let .uiViewSpring(duration, dampingRatio, velocity):
             try AnimationParameterError.check("duration", duration, duration >= 0, "zero or positive")
-            let spring = try Spring(withDuration: duration, usingSpringWithDamping: dampingRatio,
-                                    initialSpringVelocity: velocity)
-            addAdditive(.spring(spring), duration: duration, at: t, target: target)
+            return .spring(try Spring(withDuration: duration, usingSpringWithDamping: dampingRatio,
+                                      initialSpringVelocity: velocity))
         case let .uiViewCurve(duration, curve):
             try AnimationParameterError.check("duration", duration, duration >= 0, "zero or positive")
-            addAdditive(.curve(try curve.unitBezier()), duration: duration, at: t, target: target)
-        case let .caSpring(mass, stiffness, damping, initialVelocity, duration, options):
+            return .curve(try curve.unitBezier())
+        case let .caSpring(mass, stiffness, damping, initialVelocity, duration, _):
             try AnimationParameterError.check("duration", duration, duration > 0, "positive")
-            let spring = try Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity)
-            try addLayer(.spring(spring), duration: duration, at: t, target: target, options: options)
-        case let .caBasic(duration, curve, options):
+            return .spring(try Spring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initialVelocity))
+        case let .caBasic(duration, curve, _):
             try AnimationParameterError.check("duration", duration, duration > 0, "positive")
-            try addLayer(.curve(try curve.unitBezier()), duration: duration, at: t, target: target, options: options)
+            return .curve(try curve.unitBezier())
+        }
+    }
+
+    private mutating func add(_ spec: AnimationSpec, _ resolved: Result<LayerAnimation.Shape, AnimationParameterError>,
+                              at t: Double, target: Double) throws(AnimationParameterError) {
+        let shape = try resolved.get()
+        switch spec {
+        case let .uiViewSpring(duration, _, _), let .uiViewCurve(duration, _):
+            addAdditive(shape, duration: duration, at: t, target: target)
+        case let .caSpring(_, _, _, _, duration, options), let .caBasic(duration, _, options):
+            try addLayer(shape, duration: duration, at: t, target: target, options: options)
         }
     }
 
@@ -271,4 +291,23 @@ public struct ScaleTimeline: Sendable {
     /// The time after which the displayed scale no longer changes: the last event or animation end
     /// (−∞ without events).
     public var settledTime: Double { changeInstants.last ?? -.infinity }
+}
+
+/// A configuration's press and release animations resolved once — springs solved (a UIView
+/// spring's stiffness takes 12 Newton steps), timing curves set up — for building many
+/// timelines of the same configuration (`ScaleTimeline(resolved:events:)`). An animation whose
+/// parameters are invalid keeps its error, thrown when an event uses it.
+public struct ResolvedPressAnimation: Sendable {
+    public let animation: PressAnimation
+    let press: Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError>
+    let release: Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError>
+
+    public init(_ animation: PressAnimation) {
+        self.animation = animation
+        func resolve(_ spec: AnimationSpec) -> Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError> {
+            do throws(AnimationParameterError) { return .success(try ScaleTimeline.shape(spec)) } catch { return .failure(error) }
+        }
+        press = resolve(animation.press)
+        release = resolve(animation.release)
+    }
 }

@@ -64,6 +64,8 @@ final class Declaration {
     /// Options: may be given more than once, and a comma-separated value splits. Positionals:
     /// takes every remaining argument.
     let repeatable: Bool
+    /// A repeatable option whose values keep their commas (each given once per occurrence).
+    var keepsCommas = false
     /// Positionals: may be left out.
     let optional: Bool
     /// Stores the value from the texts given (none: the default), or throws a usage error.
@@ -99,7 +101,7 @@ final class Declaration {
         var text = help
         if let choices { text += ": " + choices.joined(separator: "|") }
         var notes: [String] = []
-        if kind == .option && repeatable { notes.append("repeatable, or comma-separated") }
+        if kind == .option && repeatable { notes.append(keepsCommas ? "repeatable" : "repeatable, or comma-separated") }
         if let defaultDescription { notes.append("default \(defaultDescription)") }
         if !notes.isEmpty { text += " (" + notes.joined(separator: "; ") + ")" }
         if !text.hasSuffix(".") { text += "." }
@@ -231,11 +233,12 @@ extension Option {
     }
 
     /// A repeatable option (`--metric a,b --metric c` gives ["a", "b", "c"]); `wrappedValue` is
-    /// the default when the option is not given (`var metrics: [String] = []`).
+    /// the default when the option is not given (`var metrics: [String] = []`). `keepsCommas`:
+    /// each occurrence is one value, commas and all (`--vary pressed_scale=0.9,0.95`).
     init<T: ExpressibleByArgument>(wrappedValue: [T] = [], name: String? = nil, short: Character? = nil,
                                    value placeholder: String, help: String, discussion: String? = nil,
                                    requirement: String? = nil, rule: Rule<T>? = nil,
-                                   defaultDescription: String? = nil) where Value == [T] {
+                                   defaultDescription: String? = nil, keepsCommas: Bool = false) where Value == [T] {
         let parsed = ParsedValue<Value>()
         let shownDefault = defaultDescription
             ?? (wrappedValue.isEmpty ? nil : wrappedValue.map(\.argumentDescription).joined(separator: ","))
@@ -243,13 +246,14 @@ extension Option {
             kind: .option, name: name, short: short, placeholder: placeholder, help: help, discussion: discussion,
             defaultDescription: shownDefault, choices: T.allValueStrings, repeatable: true,
             bind: { d, texts in
-                let given: [T] = try items(texts).map {
+                let given: [T] = try (keepsCommas ? texts : items(texts)).map {
                     try d.parse($0, choices: T.allValueStrings, rule: rule, requirement: requirement)
                 }
                 let value = texts.isEmpty ? wrappedValue : given
                 for v in value { try d.checkUsable(v) }
                 parsed.value = value
             })
+        declaration.keepsCommas = keepsCommas
         self.init(parsed, declaration)
     }
 }

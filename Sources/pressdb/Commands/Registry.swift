@@ -13,6 +13,7 @@ var commands: [any ParsableCommand.Type] {
         ConfigCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
+        SweepCommand.self,
         CompletionsCommand.self,
     ]
 }

@@ -1,4 +1,4 @@
--- pressdb schema version 4: each session's touch-down point and the press sequences the
+-- pressdb schema version 5: each session's touch-down point and the press sequences the
 -- frustration signals read (docs/frustration.md gives every definition and its source).
 --
 -- `x0`, `y0` (points) are the first sample's position — what the signals measure distances
