@@ -27,6 +27,15 @@ public enum SessionEvent: String, CaseIterable, Sendable, Hashable {
     /// The control received the press (outcome ≠ scroll_abort) but its animation never moved the
     /// edge by a device pixel (feedback latency NULL): an unseen press.
     case unseenPress = "unseen_press"
+    /// The first press of a rage episode: a maximal run of presses on one control in quick
+    /// succession (docs/frustration.md; per press, so the rate is episodes per press).
+    case rageEpisode = "rage_episode"
+    /// A cancel or scroll-abort followed by a tap on the same control within the retry window.
+    case retryAfterCancel = "retry_after_cancel"
+    /// An unseen press followed by another press on the same control within the retry window.
+    case retryAfterUnseen = "retry_after_unseen"
+    /// A tap-sized lift (under 10 pt of travel, not a system cancel) whose action did not run.
+    case deadPress = "dead_press"
 }
 
 extension SessionEvent {
@@ -38,6 +47,10 @@ extension SessionEvent {
         case .scrollAbort: 2
         case .falseAction: 3
         case .unseenPress: 4
+        case .rageEpisode: 5
+        case .retryAfterCancel: 6
+        case .retryAfterUnseen: 7
+        case .deadPress: 8
         }
     }
 }
@@ -68,6 +81,11 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
     case actionLatency = "action_latency_ms"
     case actionLatencyP50 = "action_latency_p50_ms"
     case actionLatencyP90 = "action_latency_p90_ms"
+    /// The frustration signals per press (docs/frustration.md); shown only when asked for.
+    case rageEpisodeRate = "rage_episode_rate"
+    case retryAfterCancelRate = "retry_after_cancel_rate"
+    case retryAfterUnseenRate = "retry_after_unseen_rate"
+    case deadPressRate = "dead_press_rate"
 
     /// What a row measures: a rate of sessions, a mean, or a percentile of a latency.
     public enum Kind: Sendable, Hashable {
@@ -91,6 +109,10 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
         case .actionLatency: .mean(.action)
         case .actionLatencyP50: .percentile(.action, probability: 0.5)
         case .actionLatencyP90: .percentile(.action, probability: 0.9)
+        case .rageEpisodeRate: .rate(.rageEpisode)
+        case .retryAfterCancelRate: .rate(.retryAfterCancel)
+        case .retryAfterUnseenRate: .rate(.retryAfterUnseen)
+        case .deadPressRate: .rate(.deadPress)
         }
     }
 
@@ -100,14 +122,19 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
     /// Whether the row is a rate (a fraction; differences in percentage points when shown).
     public var isRate: Bool { if case .rate = kind { return true } else { return false } }
 
-    /// Every metric, in the order rows are shown.
-    public static let all: [ExperimentMetric] = allCases
+    /// The metrics compared when none is named, in the order rows are shown: every one but the
+    /// frustration signals (`frustration`), which are compared when named.
+    public static let all: [ExperimentMetric] = allCases.filter { !frustration.contains($0) }
+
+    /// The frustration signals' rates (docs/frustration.md), the family `frustration`.
+    public static let frustration: [ExperimentMetric] = [.rageEpisodeRate, .retryAfterCancelRate, .retryAfterUnseenRate, .deadPressRate]
 
     /// The latency families: `feedback_latency` and `action_latency` select their mean, p50 and
     /// p90 rows at once.
     public static let families: [String: [ExperimentMetric]] = [
         "feedback_latency": [.feedbackLatency, .feedbackLatencyP50, .feedbackLatencyP90],
         "action_latency": [.actionLatency, .actionLatencyP50, .actionLatencyP90],
+        "frustration": frustration,
     ]
 
     /// The metrics `names` select (row names or family names), in the standard order; every
@@ -120,11 +147,11 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
             if let m = ExperimentMetric(rawValue: name) { chosen.insert(m) } else if let f = families[name] {
                 chosen.formUnion(f)
             } else {
-                let known = all.map(\.rawValue) + families.keys.sorted()
+                let known = allCases.map(\.rawValue) + families.keys.sorted()
                 throw .invalidInput("unknown metric '\(name)'; known: \(known.joined(separator: ", "))")
             }
         }
-        return all.filter(chosen.contains)
+        return allCases.filter(chosen.contains)
     }
 }
 
@@ -160,10 +187,13 @@ public struct ArmEventCounts: Sendable, Hashable {
     public var scrollAborts: Int
     public var falseActions: Int
     public var unseenPresses: Int
+    /// The sessions with each frustration signal (`rageEpisode` … `deadPress`); 0 when absent.
+    public var signals: [SessionEvent: Int]
 
-    public init(sessions: Int, taps: Int, cancels: Int, scrollAborts: Int, falseActions: Int, unseenPresses: Int) {
+    public init(sessions: Int, taps: Int, cancels: Int, scrollAborts: Int, falseActions: Int, unseenPresses: Int,
+                signals: [SessionEvent: Int] = [:]) {
         self.sessions = sessions; self.taps = taps; self.cancels = cancels; self.scrollAborts = scrollAborts
-        self.falseActions = falseActions; self.unseenPresses = unseenPresses
+        self.falseActions = falseActions; self.unseenPresses = unseenPresses; self.signals = signals
     }
 
     /// The sessions with `event`.
@@ -174,6 +204,7 @@ public struct ArmEventCounts: Sendable, Hashable {
         case .scrollAbort: scrollAborts
         case .falseAction: falseActions
         case .unseenPress: unseenPresses
+        case .rageEpisode, .retryAfterCancel, .retryAfterUnseen, .deadPress: signals[event] ?? 0
         }
     }
 

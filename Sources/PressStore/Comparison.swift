@@ -2,6 +2,7 @@
 // sessions per arm, the sessions with each event, and in paired
 // mode the 2×2 tables of outcomes under both configurations — and the raw latencies are read for
 // the rank tests and percentiles. Every value from the command line is a bound parameter.
+import CSQLite
 import PressCore
 import PressStats
 
@@ -61,13 +62,17 @@ public final class ObservedComparisonReader {
     ///   - by: `variant` or `config`.
     ///   - equals: `--where` equalities on `ReportFilter.filterKeys`.
     /// - Throws: `ComparisonError.badFilter`, `DatabaseError`, `SchemaError`.
-    public init(path: String, by: String = "variant", equals: [String: String] = [:]) throws {
+    ///   - pressSequences: compute the signals of the press sequences (`rage_episode`,
+    ///     `retry_after_cancel`, `retry_after_unseen`); without, their counts are 0. Only a
+    ///     comparison of those metrics needs them.
+    public init(path: String, by: String = "variant", equals: [String: String] = [:], pressSequences: Bool = false) throws {
         guard Self.groupings.contains(by) else {
             throw ComparisonError.badFilter("--by must be one of \(Self.groupings.joined(separator: ", ")), not '\(by)'")
         }
         var filter = ReportFilter()
         filter.by = by
         filter.equals = equals
+        filter.pressSequences = pressSequences
         do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {
             throw ComparisonError.badFilter(e.description)
         }
@@ -112,7 +117,8 @@ public final class ObservedComparisonReader {
         for (i, e) in SessionEvent.allCases.enumerated() { count[e] = s.int(Int32(1 + i)) }
         let events = ArmEventCounts(sessions: s.int(0), taps: count[.tap]!, cancels: count[.cancel]!,
                                     scrollAborts: count[.scrollAbort]!, falseActions: count[.falseAction]!,
-                                    unseenPresses: count[.unseenPress]!)
+                                    unseenPresses: count[.unseenPress]!,
+                                    signals: count.filter { [.rageEpisode, .retryAfterCancel, .retryAfterUnseen, .deadPress].contains($0.key) })
         return ObservedArm(name: name, events: events,
                            feedbackLatency: LatencySample(values: try values("feedback_latency_ms", name)),
                            actionLatency: LatencySample(values: try values("action_latency_ms", name)))
@@ -159,8 +165,18 @@ public final class PairedComparison {
 
     public let store: Store
     public let replayer: Replayer
+    /// Whether the pairs carry the signals of the press sequences (else their counts are 0).
+    public let pressSequences: Bool
 
-    public init(store: Store, options: ReplayOptions = ReplayOptions()) throws {
+    /// - Parameter signals: the frustration signals' parameters, registered on the store's
+    ///   connection for the SQL of the signals (`FrustrationSQL`).
+    /// - Parameter pressSequences: compute the signals of the press sequences (under each
+    ///   configuration, the next press's result under the same one); only their metrics need it.
+    public init(store: Store, options: ReplayOptions = ReplayOptions(), signals: FrustrationParameters = FrustrationParameters(),
+                pressSequences: Bool = false) throws {
+        self.pressSequences = pressSequences
+        let rc = registerSignalParameters(store.db.handle, signals)
+        guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: "cannot register signal_parameter()") }
         self.store = store
         self.replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store), options: options)
     }
@@ -255,8 +271,8 @@ public final class PairedComparison {
     func pairsJoin(_ where_: String, _ values: [SQLValue], extra: String = "") -> String {
         """
         FROM sessions AS s
-        JOIN result_events AS ra ON ra.session_id = s.id AND ra.config_version = ?\(values.count + 1)
-        JOIN result_events AS rb ON rb.session_id = s.id AND rb.config_version = ?\(values.count + 2)
+        JOIN \(FrustrationSQL.resultsWithSignals(version: "?\(values.count + 1)", sequences: pressSequences)) AS ra ON ra.session_id = s.id
+        JOIN \(FrustrationSQL.resultsWithSignals(version: "?\(values.count + 2)", sequences: pressSequences)) AS rb ON rb.session_id = s.id
         WHERE \(where_)\(extra)
         """
     }

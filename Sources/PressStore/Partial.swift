@@ -241,9 +241,18 @@ enum ResultLineReader {
         let group: [String?] = Partial.groupKeys.map { key in
             key == "config" ? config : key == "variant" ? variant : attributes[key]
         }
-        let result = SessionResult(outcome: outcome, cancelReason: nil, actionFired: try flag("action_fired"),
+        // The dead press reads the cancel reason and the travel: a line without them is not a result line.
+        let cancelReason: CancelReason?
+        if let reason = try text(required("cancel_reason")) {
+            guard let r = CancelReason(rawValue: reason) else { throw PartialError("\"cancel_reason\" '\(reason)' is not a cancel reason") }
+            cancelReason = r
+        } else {
+            cancelReason = nil
+        }
+        guard let maxTravel = try number("max_travel_pt") else { throw PartialError("\"max_travel_pt\" must be a number") }
+        let result = SessionResult(outcome: outcome, cancelReason: cancelReason, actionFired: try flag("action_fired"),
                                    feedbackLatencyMs: try number("feedback_latency_ms"),
-                                   actionLatencyMs: try number("action_latency_ms"), durationMs: 0, maxTravelPt: 0,
+                                   actionLatencyMs: try number("action_latency_ms"), durationMs: 0, maxTravelPt: maxTravel,
                                    pressDepth: 0, releaseJumpPt: try number("release_jump_pt") ?? 0)
         let session = AggregatedSession(group: group, user: attributes[SessionAttribute.user.key],
                                         events: SessionEvent.allCases.map { $0.occurs(in: result) },
@@ -264,6 +273,9 @@ extension Partial {
     public init(databasePath path: String, replayedAs: String? = nil) throws {
         var filter = ReportFilter()
         filter.replayedAs = replayedAs
+        // A partial holds no press sequences (its sessions may come from result lines): from the
+        // database too, their signals are left out (0), so partials of either origin merge alike.
+        filter.pressSequences = false
         let runner = try ReportRunner(path: path, filter: filter)
         self.init(replayedAs: replayedAs)
         let columns = Self.groupKeys + [SessionAttribute.user.key] + SessionEvent.allCases.map(\.column)

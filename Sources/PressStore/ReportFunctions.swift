@@ -10,6 +10,11 @@
 //   wilson_high(k, n [, z])  upper end; z defaults to 1.959963984540054 (two-sided 95 %).
 //                            Wilson, E. B. (1927), "Probable inference, the law of succession,
 //                            and statistical inference", JASA 22:209–212. NULL when n = 0.
+//   ratio_low(x, y)          aggregate over units (one row per user, say: x its presses, y its
+//   ratio_high(x, y)         presses with an event): the ends of the 95 % interval of ΣY/ΣX with
+//                            the delta-method standard error of PressStats' `RatioSummary`
+//                            (Deng, Knoblich & Lu 2018), R̂ ± z·SE (`NormalInference.fixedHorizon`).
+//                            NULL for fewer than 2 units or ΣX = 0.
 import CSQLite
 import PressStats
 
@@ -34,6 +39,19 @@ public func wilsonInterval(successes: Double, trials: Double, z: Double = z95) -
 public func percentileType7(_ values: [Double], _ f: Double) -> Double? {
     guard !values.isEmpty, f >= 0, f <= 1 else { return nil }
     return Percentile.type7(f, ofSorted: values.sorted())
+}
+
+/// The 95 % delta-method interval of a ratio metric over units (`RatioSummary`), nil when its
+/// standard error is not defined (fewer than 2 units, ΣX = 0).
+public func ratioInterval(_ summary: RatioSummary) -> (low: Double, high: Double)? {
+    let se = summary.standardError
+    guard se.isFinite, summary.estimate.isFinite else { return nil }
+    let h = NormalInference.fixedHorizon(alpha: 2 * StandardNormal.survival(z95)).halfWidth(standardError: se)
+    return (summary.estimate - h, summary.estimate + h)
+}
+
+private final class RatioState {
+    var summary = RatioSummary.zero
 }
 
 private final class PercentileState {
@@ -101,6 +119,28 @@ public func registerReportFunctions(_ db: OpaquePointer) -> Int32 {
             }, nil, nil, nil)
             guard rc == SQLITE_OK else { return rc }
         }
+    }
+    for (name, isHigh) in [("ratio_low", false), ("ratio_high", true)] {
+        rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: isHigh ? 2 : 1), nil, { ctx, _, argv in
+            guard let ctx, let argv else { return }
+            let slot = sqlite3_aggregate_context(ctx, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size))!
+                .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+            if slot.pointee == nil { slot.pointee = Unmanaged.passRetained(RatioState()).toOpaque() }
+            let state = Unmanaged<RatioState>.fromOpaque(slot.pointee!).takeUnretainedValue()
+            guard sqlite3_value_type(argv[0]) != SQLITE_NULL, sqlite3_value_type(argv[1]) != SQLITE_NULL else { return }
+            state.summary.add(denominator: sqlite3_value_double(argv[0]), numerator: sqlite3_value_double(argv[1]))
+        }, { ctx in
+            guard let ctx else { return }
+            guard let raw = sqlite3_aggregate_context(ctx, 0) else { sqlite3_result_null(ctx); return }
+            let slot = raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+            guard let pointer = slot.pointee else { sqlite3_result_null(ctx); return }
+            let state = Unmanaged<RatioState>.fromOpaque(pointer).takeRetainedValue()
+            slot.pointee = nil
+            let high = sqlite3_user_data(ctx) == UnsafeMutableRawPointer(bitPattern: 2)
+            if let ci = ratioInterval(state.summary) { sqlite3_result_double(ctx, high ? ci.high : ci.low) }
+            else { sqlite3_result_null(ctx) }
+        }, nil)
+        guard rc == SQLITE_OK else { return rc }
     }
     return SQLITE_OK
 }

@@ -22,6 +22,13 @@ public struct ReportDefinition: Sendable, Hashable {
         }
         return ""
     }
+    /// Whether the SQL reads a column that comes from the press sequences (`actor`,
+    /// `press_index`, `is_rage_*`, `is_retry_after_*`): only then does `report_input` compute
+    /// them (`ReportFilter.pressSequences`), which takes a sort of every stored session and a
+    /// bounded ~15 MB more memory.
+    public var readsPressSequences: Bool {
+        ReportFilter.sequenceColumns.contains { sql.contains($0) }
+    }
     /// The built-in reports (`reports/*.sql`), by name without `.sql`.
     public static var builtIn: [ReportDefinition] {
         SQLFiles.reports.map { ReportDefinition(name: String($0.name.dropLast(4)), sql: $0.sql) }
@@ -41,6 +48,17 @@ public struct ReportFilter: Sendable, Hashable {
     /// Report the results of every session replayed as this configuration (its own or
     /// counterfactual) instead of each session's own configuration.
     public var replayedAs: String?
+    /// The frustration signals' parameters (docs/frustration.md).
+    public var signals = FrustrationParameters()
+    /// Only sessions with this signal (`SessionSignal`: its `report_input` column is 1).
+    public var signal: SessionSignal?
+    /// Whether `report_input` computes the columns of the press sequences (`sequenceColumns`);
+    /// when false (a report that reads none of them, `ReportDefinition.readsPressSequences`;
+    /// a comparison without a frustration metric), they are NULL. Forced on by `signal`.
+    public var pressSequences = true
+    /// The columns of `report_input` that come from the press sequences.
+    public static let sequenceColumns = ["actor", "press_index", "is_rage_press", "is_rage_episode",
+                                         "is_retry_after_cancel", "is_retry_after_unseen"]
     public init() {}
 
     /// The `--by` keys: the attributes the field table makes report groupings.
@@ -92,7 +110,9 @@ public final class ReportRunner {
         for key in filter.equals.keys where !ReportFilter.filterKeys.contains(key) {
             throw ReportError.badFilter("--where: '\(key)' is not one of \(ReportFilter.filterKeys.joined(separator: ", "))")
         }
-        let rc = registerReportFunctions(db.handle)
+        if let problem = filter.signals.problem { throw ReportError.badFilter(problem) }
+        var rc = registerReportFunctions(db.handle)
+        if rc == SQLITE_OK { rc = registerSignalParameters(db.handle, filter.signals) }
         guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: "cannot register report functions") }
         try prepareInput()
     }
@@ -126,20 +146,54 @@ public final class ReportRunner {
             cfg.reset(); cfg.bind(1, name); cfg.bind(2, version); try cfg.run()
         }
         let p = Self.parameter
+        let sequences = filter.pressSequences || (filter.signal.map { $0.needsSequences } ?? false)
         let equalities = ReportFilter.filterKeys.map { "(\(p($0)) IS NULL OR r.\($0) = \(p($0)))" }.joined(separator: "\n      AND ")
-        try db.execute("""
-            CREATE TEMP VIEW report_input AS
-            SELECT r.*,
-                   CASE \(p("by")) \(ReportFilter.groupings.map { "WHEN '\($0)' THEN r.\($0)" }.joined(separator: " ")) END AS grp,
-                   CASE WHEN \(p("by")) = 'config' AND r.variant IS NOT r.config THEN r.variant END AS arm
-            FROM main.session_results AS r
+        // report_world: the results of one world — each session under its own configuration, or
+        // every session replayed as --as — at the configurations' current versions, unfiltered, so
+        // that a press's next press is found whatever the filters select. report_input adds the
+        // press sequences (press_sequences, migrations/0005) and the signals that read the
+        // outcomes of a press and of the next one in this world (docs/frustration.md); without
+        // them it reads session_results directly, in the order and with the plan it always had.
+        let world = """
             JOIN temp.current_configs AS c ON c.name = r.config AND c.version = r.config_version
             WHERE (CASE WHEN \(p("replayed_as")) IS NULL THEN r.counterfactual = 0
                         ELSE r.config = \(p("replayed_as")) END)
-              AND (\(p("since")) IS NULL OR r.t0 >= \(p("since")))
+            """
+        let columns = """
+            r.*,
+                   CASE \(p("by")) \(ReportFilter.groupings.map { "WHEN '\($0)' THEN r.\($0)" }.joined(separator: " ")) END AS grp,
+                   CASE WHEN \(p("by")) = 'config' AND r.variant IS NOT r.config THEN r.variant END AS arm
+            """
+        let filters = """
+            (\(p("since")) IS NULL OR r.t0 >= \(p("since")))
               AND (\(p("until")) IS NULL OR r.t0 <= \(p("until")))
-              AND \(equalities);
-            """)
+              AND \(equalities)
+            """
+        if sequences {
+            try db.execute("""
+                CREATE TEMP VIEW report_world AS
+                SELECT r.* FROM main.session_results AS r
+                \(world);
+                CREATE TEMP VIEW report_input AS
+                SELECT * FROM (
+                    SELECT \(columns),
+                           \(FrustrationSQL.sequenceColumns("r", "q", "n"))
+                    FROM temp.report_world AS r
+                    LEFT JOIN main.press_sequences AS q ON q.session_id = r.session_id
+                    LEFT JOIN temp.report_world AS n ON n.session_id = q.next_session_id
+                    WHERE \(filters))
+                \(filter.signal.map { "WHERE \($0.column) = 1" } ?? "");
+                """)
+        } else {
+            try db.execute("""
+                CREATE TEMP VIEW report_input AS
+                SELECT \(columns),
+                       \(FrustrationSQL.absentSequenceColumns)
+                FROM main.session_results AS r
+                \(world)
+                  AND \(filters)\(filter.signal.map { " AND r.\($0.column) = 1" } ?? "");
+                """)
+        }
     }
 
     /// Whether `report_input` holds a row: stops at the first (counting them all took 18 % of
@@ -190,12 +244,12 @@ public final class ReportRunner {
     }
 
     /// The configurations whose results cover fewer sessions than the report selects, by name.
-    /// Empty when `--where outcome=…` is given (an outcome is a result's, so sessions without
+    /// Empty when `--where outcome=…` or `--signal` is given (an outcome is a result's, so sessions without
     /// one cannot be counted), or, with `replayedAs`, `--where config=…`.
     /// - Throws: `DatabaseError`.
     public func partialCoverage() throws -> [PartialCoverage] {
         let p = Self.parameter
-        guard filter.equals["outcome"] == nil, filter.replayedAs == nil || filter.equals["config"] == nil else { return [] }
+        guard filter.equals["outcome"] == nil, filter.signal == nil, filter.replayedAs == nil || filter.equals["config"] == nil else { return [] }
         let attributes = ReportFilter.filterKeys.filter { $0 != "outcome" && $0 != "config" }
             .map { "(\(p($0)) IS NULL OR s.\($0) = \(p($0)))" }.joined(separator: " AND ")
         // A session's own configuration: the one it names, else the one its own result was

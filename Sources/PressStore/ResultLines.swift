@@ -103,7 +103,8 @@ public struct ResultLines: Sendable {
 }
 
 extension SessionEvent {
-    /// Whether the event occurred in a session with result `r`: the `result_events` view's column
+    /// Whether the event occurred in a session with result `r` (false for the signals of the press
+    /// sequences, which one result cannot decide): the `result_events` view's column
     /// (migrations/0003_result_events.sql, where the events are defined) evaluated for a result
     /// that is not in a database (result lines, partials). `ResultEventsTests` checks it against
     /// the view for every combination of what the events read: outcome × action fired ×
@@ -115,6 +116,10 @@ extension SessionEvent {
         case .scrollAbort: r.outcome == .scrollAbort
         case .falseAction: r.actionFired && r.outcome != .tap
         case .unseenPress: r.outcome != .scrollAbort && r.feedbackLatencyMs == nil
+        case .deadPress: !r.actionFired && r.cancelReason != .system && r.maxTravelPt < 10
+        // The signals of the press sequences need the actor's other presses, which one result
+        // does not have: result lines and partials do not carry them (docs/frustration.md).
+        case .rageEpisode, .retryAfterCancel, .retryAfterUnseen: false
         }
     }
 }

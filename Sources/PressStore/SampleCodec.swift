@@ -1,5 +1,6 @@
 // The samples of one session as one BLOB: compact, bit-exact, and a prefix of a session's samples
 // is a byte prefix of its BLOB (used to recognise a re-ingested open session).
+import CSQLite
 import PressCore
 
 /// Encodes a session's samples as `sampleSize` (25) bytes each, in order: `t`, `x`, `y` as IEEE-754
@@ -79,4 +80,38 @@ public enum SampleCodec {
 public struct SampleCodecError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var description: String { "samples: \(message)" }
+}
+
+// MARK: - SQL functions over a samples BLOB
+
+/// The touch-down point stored in a samples BLOB: the first sample's `x` (`axis` 0) or `y`
+/// (`axis` 1), in points, exactly the stored bits; nil when the BLOB is shorter than one sample.
+/// The same bytes `SampleCodec.decode` reads (offsets 8 and 16 of the first 25-byte sample).
+public func touchDownCoordinate(_ bytes: UnsafeRawBufferPointer, axis: Int) -> Double? {
+    guard bytes.count >= SampleCodec.sampleSize, axis == 0 || axis == 1 else { return nil }
+    return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 + 8 * axis, as: UInt64.self)))
+}
+
+/// Registers `touch_down_x(samples)` and `touch_down_y(samples)` on a connection: the first
+/// sample's x and y (points) of a samples BLOB (`touchDownCoordinate`), NULL for anything else
+/// (a NULL, text, or a BLOB shorter than 25 bytes). Schema version 5 fills `sessions.x0`/`y0`
+/// of older databases with them (migrations/0005_touch_down_point.sql). Returns SQLite's result
+/// code.
+@discardableResult
+public func registerSampleFunctions(_ db: OpaquePointer) -> Int32 {
+    for (name, axis) in [("touch_down_x", 0), ("touch_down_y", 1)] {
+        let rc = sqlite3_create_function_v2(
+            db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, UnsafeMutableRawPointer(bitPattern: axis + 1),
+            { ctx, _, argv in
+                guard let ctx, let argv else { return }
+                let axis = Int(bitPattern: sqlite3_user_data(ctx)) - 1
+                guard sqlite3_value_type(argv[0]) == SQLITE_BLOB, let base = sqlite3_value_blob(argv[0]) else {
+                    sqlite3_result_null(ctx); return
+                }
+                let bytes = UnsafeRawBufferPointer(start: base, count: Int(sqlite3_value_bytes(argv[0])))
+                if let v = touchDownCoordinate(bytes, axis: axis) { sqlite3_result_double(ctx, v) } else { sqlite3_result_null(ctx) }
+            }, nil, nil, nil)
+        guard rc == SQLITE_OK else { return rc }
+    }
+    return SQLITE_OK
 }

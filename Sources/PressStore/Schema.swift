@@ -175,6 +175,11 @@ public enum Schema {
         if version > migrations.count {
             throw SchemaError.newerDatabase(path: db.path, version: version, known: migrations.count)
         }
+        // Functions a migration's SQL may call (version 5 reads touch-down points from BLOBs).
+        if migrations.contains(where: { $0.version > version }) {
+            let rc = registerSampleFunctions(db.handle)
+            guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: "cannot register the sample functions") }
+        }
         for m in migrations where m.version > version {
             try db.transaction {
                 // Re-check inside the write lock: another process may have migrated meanwhile.

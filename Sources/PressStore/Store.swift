@@ -227,11 +227,11 @@ public final class Store {
     public func insertSession(_ s: AssembledSession) throws -> Int64? {
         let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
-                                 source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), ingested_at)
-            VALUES (\(Store.parameters(1...(11 + Store.attributeCount))), coalesce(?\(12 + Store.attributeCount), \(Store.nowTimestamp)))
+                                 source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), x0, y0, ingested_at)
+            VALUES (\(Store.parameters(1...(13 + Store.attributeCount))), coalesce(?\(14 + Store.attributeCount), \(Store.nowTimestamp)))
             ON CONFLICT(session) DO NOTHING
             """)
-        st.bind(12 + Store.attributeCount, ingestedAt)
+        st.bind(14 + Store.attributeCount, ingestedAt)
         st.bind(1, s.id)
         st.bind(2, s.samples[0].t)
         st.bind(3, s.samples[s.samples.count - 1].t)
@@ -244,6 +244,9 @@ public final class Store {
         st.bind(10, s.last.sourceID)
         st.bind(11, s.last.line)
         Store.bindAttributes(st, 12, s.meta, variant: Store.storedVariant(s.meta))
+        // The touch-down point (migrations/0005_touch_down_point.sql), from the samples in hand.
+        st.bind(12 + Store.attributeCount, s.samples[0].x)
+        st.bind(13 + Store.attributeCount, s.samples[0].y)
         try st.run()
         return db.changes == 1 ? db.lastInsertRowID : nil
     }

@@ -309,3 +309,38 @@ private func byUser(_ all: [SyntheticSession]) -> [String: [SyntheticSession]] {
         #expect(a.allSatisfy { $0.id.hasPrefix("s7-u") } && b.allSatisfy { $0.attributes[.user]!.hasPrefix("s8-u") })
     }
 }
+
+@Suite struct SyntheticRetryTests {
+    // The retry behaviour (docs/generator.md): the regular sessions are the same with or without
+    // it; each retry repeats a likely failed press of the same user, control, frame and arm,
+    // touching down 0.2–1.5 s after that press's lift, within the frame; sessions come out in
+    // touch-down order (what the merge of SyntheticLog needs).
+    @Test func retriesRepeatLikelyFailedPressesAndLeaveTheRestAlone() throws {
+        let plain = try sessions(SyntheticLogConfiguration(sessions: 2000, seed: 3))
+        var c = SyntheticLogConfiguration(sessions: 2000, seed: 3)
+        c.retryProbability = 0.5
+        let all = try sessions(c)
+        let regular = all.filter { !$0.id.hasSuffix("r") }
+        #expect(regular == plain)
+        let retries = all.filter { $0.id.hasSuffix("r") }
+        #expect(retries.count > 50, "\(retries.count) retries")
+        let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        for r in retries {
+            let parent = try #require(byID[String(r.id.dropLast())])
+            let failed: Set<FingerBehavior> = [.dragOut, .flick, .systemCancel, .tap]
+            #expect(failed.contains(parent.behavior))
+            #expect(r.attributes == parent.attributes && r.arm == parent.arm)
+            let gap = Double(r.samples[0].microseconds - parent.samples.last!.microseconds) / 1_000_000
+            #expect(gap >= 0.2 - 1e-6 && gap <= 1.5 + 1e-6, "\(r.id): \(gap) s")
+            let f = try #require(r.attributes.frame)
+            #expect(r.samples[0].x > f.x && r.samples[0].x < f.x + f.width)
+        }
+        let starts = all.map { $0.samples[0].microseconds }
+        #expect(starts == starts.sorted())
+        #expect(throws: SyntheticLogError.self) {
+            var bad = SyntheticLogConfiguration()
+            bad.retryProbability = 1
+            try bad.validate()
+        }
+    }
+}

@@ -32,13 +32,19 @@ func has(_ event: SessionEvent, _ row: ResultRow) -> Bool {
     case .scrollAbort: return r.outcome == .scrollAbort
     case .falseAction: return r.actionFired && r.outcome != .tap
     case .unseenPress: return r.outcome != .scrollAbort && r.feedbackLatencyMs == nil
+    case .deadPress: return !r.actionFired && r.cancelReason != .system && r.maxTravelPt < 10
+    case .rageEpisode, .retryAfterCancel, .retryAfterUnseen:
+        preconditionFailure("\(event) reads the press sequence, not one result (FrustrationSignalsTests)")
     }
 }
 
+/// The events one result decides: every one but the sequence signals (which
+/// FrustrationSignalsTests checks on hand-built sequences).
+private let perPressEvents = SessionEvent.allCases.filter { ![.rageEpisode, .retryAfterCancel, .retryAfterUnseen].contains($0) }
 /// Counts one pair of results into each event's McNemar table (a: under the control, b: under the
 /// treatment), by `has`.
 func tally(_ tables: inout [SessionEvent: PairedCounts], _ a: ResultRow, _ b: ResultRow) {
-    for e in SessionEvent.allCases {
+    for e in perPressEvents {
         var t = tables[e] ?? PairedCounts(both: 0, controlOnly: 0, treatmentOnly: 0, neither: 0)
         switch (has(e, a), has(e, b)) {
         case (true, true): t.both += 1
@@ -63,7 +69,7 @@ func tally(_ tables: inout [SessionEvent: PairedCounts], _ a: ResultRow, _ b: Re
             let v = try #require(s.variant)
             var e = expected[v] ?? (0, [:], [])
             e.n += 1
-            for event in SessionEvent.allCases where has(event, r) { e.events[event, default: 0] += 1 }
+            for event in perPressEvents where has(event, r) { e.events[event, default: 0] += 1 }
             if let f = r.result.feedbackLatencyMs { e.feedback.append(f) }
             expected[v] = e
         }
@@ -72,7 +78,7 @@ func tally(_ tables: inout [SessionEvent: PairedCounts], _ a: ResultRow, _ b: Re
         for name in ["A", "B"] {
             let arm = try reader.arm(name), e = try #require(expected[name])
             #expect(arm.events.sessions == e.n)
-            for event in SessionEvent.allCases { #expect(arm.events.count(event) == e.events[event, default: 0], "\(name) \(event)") }
+            for event in perPressEvents { #expect(arm.events.count(event) == e.events[event, default: 0], "\(name) \(event)") }
             #expect(arm.feedbackLatency.summary.count == e.feedback.count)
             #expect(abs(arm.feedbackLatency.summary.sum - e.feedback.reduce(0, +)) < 1e-6)
             #expect(arm.feedbackLatency.values.sorted() == e.feedback.sorted())
@@ -110,7 +116,7 @@ func tally(_ tables: inout [SessionEvent: PairedCounts], _ a: ResultRow, _ b: Re
             tally(&tables, ra, rb)
             if ra.result.feedbackLatencyMs != nil && rb.result.feedbackLatencyMs != nil { feedbackPairs += 1 }
         }
-        #expect(arms.events == tables)
+        #expect(arms.events.filter { perPressEvents.contains($0.key) } == tables)
         #expect(arms.feedbackLatency.control.count == feedbackPairs)
         // A second prepare finds nothing left to replay.
         let again = try pairing.prepare(control: a, treatment: b, equals: ["variant": "A"])
@@ -236,7 +242,7 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
             let v = try #require(s.variant), u = try #require(s.attributes[.user])
             var e = users[v, default: [:]][u] ?? UserSessions(sessions: 0, events: [:], feedbackLatencies: [], actionLatencies: [])
             e.sessions += 1
-            for event in SessionEvent.allCases where has(event, r) { e.events[event, default: 0] += 1 }
+            for event in perPressEvents where has(event, r) { e.events[event, default: 0] += 1 }
             if let f = r.result.feedbackLatencyMs { e.feedbackLatencies.append(f) }
             if let a = r.result.actionLatencyMs { e.actionLatencies.append(a) }
             users[v, default: [:]][u] = e
@@ -250,7 +256,7 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
             let got = try reader.userArm(name, percentiles: true)
             let expected = try UserArm(name: name, users: Array(try #require(users[name]).values))
             #expect(got.users == expected.users && got.sessions == expected.sessions)
-            for e in SessionEvent.allCases { expectSameSums(try #require(got.events[e]), try #require(expected.events[e]), "\(name) \(e)") }
+            for e in perPressEvents { expectSameSums(try #require(got.events[e]), try #require(expected.events[e]), "\(name) \(e)") }
             expectSameSums(got.feedbackLatency.summary, expected.feedbackLatency.summary, "\(name) feedback")
             expectSameSums(got.actionLatency.summary, expected.actionLatency.summary, "\(name) action")
             #expect(canonical(got.feedbackLatency.histograms) == canonical(expected.feedbackLatency.histograms))
@@ -290,7 +296,7 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
             var p = users[u] ?? UserPairs(pairs: 0, events: [:], feedbackLatency: PairedLatencies(control: [], treatment: []),
                                           actionLatency: PairedLatencies(control: [], treatment: []))
             p.pairs += 1
-            for e in SessionEvent.allCases {
+            for e in perPressEvents {
                 var t = p.events[e] ?? none
                 switch (has(e, ra), has(e, rb)) {
                 case (true, true): t.both += 1
@@ -312,7 +318,7 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
         let got = try pairing.readByUser(control: a, treatment: b, equals: ["variant": "A"], percentiles: true)
         #expect(got.users == expected.users && got.pairs == expected.pairs)
         #expect(got.tables == expected.tables)
-        for e in SessionEvent.allCases {
+        for e in perPressEvents {
             let x = try #require(got.events[e]), y = try #require(expected.events[e])
             expectSameSums(x.control, y.control, "\(e) A")
             expectSameSums(x.treatment, y.treatment, "\(e) B")
@@ -377,9 +383,13 @@ private func population(seed: UInt64, arm: SyntheticArm) throws -> [Int: UserCan
         try db.execute("""
             CREATE TABLE per_user(arm TEXT, user TEXT, sessions INTEGER, tap INTEGER, cancel INTEGER, scroll_abort INTEGER,
                                   false_action INTEGER, unseen_press INTEGER, feedback_n INTEGER, feedback_sum REAL,
-                                  action_n INTEGER, action_sum REAL)
+                                  action_n INTEGER, action_sum REAL, rage_episode INTEGER DEFAULT 0,
+                                  retry_after_cancel INTEGER DEFAULT 0, retry_after_unseen INTEGER DEFAULT 0, dead_press INTEGER DEFAULT 0)
             """)
-        let insert = try db.prepare("INSERT INTO per_user VALUES (?1, ?2, ?3, 0, ?4, 0, 0, 0, 0, 0, 0, 0)")
+        let insert = try db.prepare("""
+            INSERT INTO per_user(arm, user, sessions, tap, cancel, scroll_abort, false_action, unseen_press, feedback_n,
+                                 feedback_sum, action_n, action_sum) VALUES (?1, ?2, ?3, 0, ?4, 0, 0, 0, 0, 0, 0, 0)
+            """)
         /// The by-user and by-session rows of one data set: user u in arm `arms[u]` with totals `totals[arms[u]][u]`.
         func compare(_ totals: [[Int: UserCancels]], _ arms: [Int: Int]) throws -> (user: ExperimentRow, session: ExperimentRow) {
             try db.execute("DELETE FROM per_user")

@@ -55,13 +55,13 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 4: migrations/0004_sweeps.sql (issue 18) added the sweeps table, after
-        // 0003_result_events.sql (issue 13) the result_events view.
-        #expect(try db.userVersion == 4)
+        // Version 5: migrations/0005_touch_down_point.sql (issue 21) added sessions.x0 and y0,
+        // after 0004_sweeps.sql (issue 18) the sweeps table.
+        #expect(try db.userVersion == 5)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,rejects,result_events,results,session_results,sessions,sources,sweeps")
+        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,sweeps")
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -74,9 +74,44 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 4)
+        #expect(try db.userVersion == 5)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
+        // Its samples BLOB is empty: no touch-down point to fill in.
+        #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
         #expect(try db.prepare("SELECT count(*) FROM results").scalarInt() == 0)
+    }
+
+    // Version 4 fills x0, y0 of sessions stored before it from their BLOBs: the bits of the
+    // first sample's x and y (the bytes written here by hand, Python
+    // struct.pack('<ddd', 12.5, 187.5, 0.1) + b'\\x00', then a terminal sample), and NULL for a BLOB
+    // too short to hold a sample.
+    @Test func version5FillsTheTouchDownPointOfStoredSessions() throws {
+        let path = try temporaryDatabasePath()
+        do {
+            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(4)))
+            let first = "0000000000002940" + "0000000000706740" + "9a9999999999b93f" + "00"
+            let last = "0000000000002a40" + "0000000000706740" + "9a9999999999b93f" + "03"
+            try db.execute("""
+                INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples) VALUES
+                    ('a', 12.5, 13, 2, 'ended', x'\(first)\(last)'),
+                    ('short', 1, 2, 0, 'ended', x'00112233')
+                """)
+        }
+        let db = try Schema.open(path: path)
+        let s = try db.prepare("SELECT x0, y0 FROM sessions WHERE session = 'a'")
+        #expect(try s.step())
+        #expect(s.double(0) == 187.5)
+        #expect(s.double(1).bitPattern == (0.1).bitPattern)
+        #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions WHERE session = 'short'").scalarInt() == 1)
+        // Ingest writes them from the samples it holds: the same values for a new session.
+        let store = Store(database: db)
+        _ = try ingestNDJSON(store, """
+            {"session":"new","t":20,"phase":"began","x":-3.25,"y":844}
+            {"session":"new","t":20.1,"phase":"ended","x":0,"y":0}
+            """)
+        let n = try db.prepare("SELECT x0, y0 FROM sessions WHERE session = 'new'")
+        #expect(try n.step())
+        #expect(n.double(0) == -3.25 && n.double(1) == 844)
     }
 
     @Test func refusesANewerDatabaseAndLeavesItUntouched() throws {
@@ -89,7 +124,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 4) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 5) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -364,19 +399,23 @@ extension Statement {
             (result(.tap, nil, fired: true, feedback: 33.3), [.tap: 1], 1),
             (result(.cancel, .dragExit, fired: true, feedback: 16.7), [.cancel: 1, .falseAction: 1], 1),
             (result(.cancel, .system, fired: false, feedback: nil), [.cancel: 1, .unseenPress: 1], 0),
-            (result(.scrollAbort, nil, fired: false, feedback: nil), [.scrollAbort: 1], 0),
+            // no action, no system cancel, 0 pt of travel: also a dead press (docs/frustration.md)
+            (result(.scrollAbort, nil, fired: false, feedback: nil), [.scrollAbort: 1, .deadPress: 1], 0),
             (result(.tap, nil, fired: true, feedback: nil), [.tap: 1, .unseenPress: 1], 0),
         ]
         try store.insertResults(zip(ids, cases).map {
             ResultRow(sessionID: $0.0, config: "c", configVersion: "v", counterfactual: false, result: $0.1.0)
         })
-        let columns = SessionEvent.allCases.map(\.column) + ["is_seen"]
-        #expect(columns == ["is_tap", "is_cancel", "is_scroll_abort", "is_false_action", "is_unseen_press", "is_seen"])
+        // The events of one result; the sequence signals (rage, retries) are report_input's
+        // (FrustrationSignalsTests).
+        let events: [SessionEvent] = [.tap, .cancel, .scrollAbort, .falseAction, .unseenPress, .deadPress]
+        let columns = events.map(\.column) + ["is_seen"]
+        #expect(columns == ["is_tap", "is_cancel", "is_scroll_abort", "is_false_action", "is_unseen_press", "is_dead_press", "is_seen"])
         for view in ["result_events", "session_results"] {
             let s = try store.db.prepare("SELECT \(columns.joined(separator: ", ")) FROM \(view) ORDER BY session_id")
             var k = 0
             while try s.step() {
-                let expected = SessionEvent.allCases.map { cases[k].1[$0] ?? 0 } + [cases[k].seen]
+                let expected = events.map { cases[k].1[$0] ?? 0 } + [cases[k].seen]
                 #expect((0..<Int32(columns.count)).map { s.int($0) } == expected, "\(view) row \(k)")
                 k += 1
             }

@@ -58,6 +58,16 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
     public var sessionsPerUser: Int
     /// Per user (sticky arms, persistent traits) or per session.
     public var assignment: SyntheticAssignment
+    /// The retry behaviour (docs/generator.md): after a press that likely failed — its finger
+    /// dragged out, flicked or was cancelled by the system, or a tap quicker than
+    /// `quickTapDuration` (likely unseen) — the same user presses the same control again with this
+    /// probability, `retryDelay` seconds after the lift. A retry may fail and be retried in turn.
+    /// Retries come on top of `sessions`; 0 (the default) adds none and leaves the log unchanged.
+    public var retryProbability: Double = 0
+    /// Seconds from a failed press's lift to its retry's touch-down: uniform 0.2–1.5 s.
+    public static let retryDelay = 0.2...1.5
+    /// A tap this short (s) likely ends before any frame shows it: it may be retried.
+    public static let quickTapDuration = 0.1
 
     /// Screens a control can be on.
     public static let screens = ["feed", "search", "product", "cart", "profile", "settings"]
@@ -116,6 +126,7 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
         }
         if !(sampleRate >= 1 && sampleRate <= 1000) { throw SyntheticLogError("the sample rate must be 1–1000 Hz") }
         if !(meanTouchDownGap > 0) || sessionsPerUser < 1 { throw SyntheticLogError("bad session spacing") }
+        if !(retryProbability >= 0 && retryProbability < 1) { throw SyntheticLogError("the retry probability must lie in [0, 1)") }
     }
 }
 
@@ -179,13 +190,26 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
     public let configuration: SyntheticLogConfiguration
     /// Stream numbers of `SplitMix64(seed:index:stream:)`: per session (index = the session's) the
     /// first three, per user (index = the user's) the last two.
-    enum Stream: UInt64 { case layout = 0, assignment = 1, finger = 2, userAssignment = 3, userTraits = 4 }
+    /// Retries draw from the last two, indexed by the retry's serial number.
+    enum Stream: UInt64 { case layout = 0, assignment = 1, finger = 2, userAssignment = 3, userTraits = 4, retry = 5, retryFinger = 6 }
 
     private var index = 0
     private var clock = 0
     private var perUser: [Int]
     private let armWeights: [Double]
     private let containerWeights: [Double]
+    /// The next regular session, made ahead so that a retry due earlier comes out first.
+    private var upcoming: SyntheticSession?
+    /// Retries due, in touch-down order, with what they repeat.
+    private var retries: [(session: SyntheticSession, press: RetriedPress)] = []
+    private var retryCount = 0
+
+    /// What a retry repeats of the press before it.
+    struct RetriedPress {
+        var user: Int, arm: Int, down: Point, frame: Rect, container: Container, axis: ScrollAxis?
+        var attributes: SessionAttributes, behaviors: BehaviorMix, fingers: FingerModel, traits: UserTraits?
+        var id: String
+    }
 
     /// Throws `SyntheticLogError` when the configuration is invalid.
     public init(_ configuration: SyntheticLogConfiguration) throws {
@@ -197,8 +221,54 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
         containerWeights = configuration.containers.map(\.weight)
     }
 
+    /// The next session in touch-down order: a regular one, or a retry that is due before it.
     public mutating func next() -> SyntheticSession? {
-        guard index < configuration.sessions else { return nil }
+        if upcoming == nil, index < configuration.sessions {
+            let (session, press) = regular()
+            upcoming = session
+            considerRetry(press, behavior: session.behavior, samples: session.samples)
+        }
+        if let first = retries.first,
+           upcoming.map({ first.session.samples[0].microseconds < $0.samples[0].microseconds }) ?? true {
+            retries.removeFirst()
+            considerRetry(first.press, behavior: first.session.behavior, samples: first.session.samples)
+            return first.session
+        }
+        defer { upcoming = nil }
+        return upcoming
+    }
+
+    /// With `retryProbability`, after a likely failed press, queues its retry: the same user,
+    /// control, frame and arm, touching down `retryDelay` after the lift, near the same point.
+    private mutating func considerRetry(_ press: RetriedPress, behavior: FingerBehavior, samples: [SyntheticSample]) {
+        let c = configuration
+        guard c.retryProbability > 0, let last = samples.last else { return }
+        let duration = Double(last.microseconds - samples[0].microseconds) / 1_000_000
+        let failed = behavior == .dragOut || behavior == .flick || behavior == .systemCancel
+            || (behavior == .tap && duration < SyntheticLogConfiguration.quickTapDuration)
+        retryCount += 1
+        var draw = SplitMix64(seed: c.seed, index: UInt64(retryCount), stream: Stream.retry.rawValue)
+        guard failed, draw.nextUnit() < c.retryProbability else { return }
+        var finger = SplitMix64(seed: c.seed, index: UInt64(retryCount), stream: Stream.retryFinger.rawValue)
+        let delay = SyntheticLogConfiguration.retryDelay
+        let start = last.microseconds + Self.microseconds(delay.lowerBound + draw.nextUnit() * (delay.upperBound - delay.lowerBound))
+        let f = press.frame
+        let down = Point(x: Self.hundredths(min(max(press.down.x + finger.normal() * 3, f.x + 1), f.x + f.width - 1)),
+                         y: Self.hundredths(min(max(press.down.y + finger.normal() * 3, f.y + 1), f.y + f.height - 1)))
+        let again = press.behaviors.draw(scrollContainer: press.container.isScrollView, using: &finger)
+        let interval = 1 / c.sampleRate
+        let path = press.fingers.path(again, start: down, frame: f, axis: press.axis, sampleInterval: interval, using: &finger)
+        let retrySamples = Self.sample(path, start: start, interval: interval, model: press.fingers, using: &finger)
+        var next = press
+        next.id = press.id + "r"
+        next.down = down
+        let session = SyntheticSession(id: next.id, attributes: press.attributes, arm: press.arm, behavior: again,
+                                       traits: press.traits, samples: retrySamples)
+        let at = retries.firstIndex { $0.session.samples[0].microseconds > start } ?? retries.endIndex
+        retries.insert((session, next), at: at)
+    }
+
+    private mutating func regular() -> (SyntheticSession, RetriedPress) {
         defer { index += 1 }
         let c = configuration
         let model = c.finger
@@ -257,7 +327,9 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
         let attributes = SessionAttributes(config: c.arms[arm].config, variant: c.arms[arm].variant, control: control,
                                            frame: frame, container: container, scrollAxis: axis,
                                            text: [.user: userID, .screen: screen, .appVersion: version])
-        return SyntheticSession(id: id, attributes: attributes, arm: arm, behavior: behavior, traits: traits, samples: samples)
+        let press = RetriedPress(user: user, arm: arm, down: down, frame: frame, container: container, axis: axis,
+                                 attributes: attributes, behaviors: behaviors, fingers: fingers, traits: traits, id: id)
+        return (SyntheticSession(id: id, attributes: attributes, arm: arm, behavior: behavior, traits: traits, samples: samples), press)
     }
 
     /// The arm user `user` (from 0) keeps under `seed` with the arms' `weights` (`--assign user`): the

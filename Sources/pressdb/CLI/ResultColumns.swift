@@ -7,7 +7,7 @@ import Foundation
 
 extension ColumnStyle {
     /// The style of a result column from its name and, when known, its first non-null value:
-    /// text values are text; `*_rate`, `*_rate_low|high` and `share*` are rates; `*_ms`
+    /// text values are text; `*_rate`, `*_rate_low|high`, `*_rate_by_user*` and `share*` are rates; `*_ms`
     /// milliseconds; a `pt` word points (`release_jump_pt_max`); `press_depth*` a fraction;
     /// `action_fired`, `counterfactual`, `variant_given` and true/false values yes/no; other
     /// whole numbers counts, other numbers three decimals.
@@ -16,7 +16,7 @@ extension ColumnStyle {
         if case .bool = sample { return .flag }
         let words = name.split(separator: "_")
         if name.hasSuffix("_rate") || name.hasSuffix("_rate_low") || name.hasSuffix("_rate_high")
-            || name.hasPrefix("share") { return .percent }
+            || name.contains("_rate_by_user") || name.hasPrefix("share") { return .percent }
         if words.last == "ms" { return .milliseconds }
         if words.contains("pt") { return .points }
         if name.hasPrefix("press_depth") { return .fraction }

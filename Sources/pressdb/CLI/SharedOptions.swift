@@ -177,6 +177,7 @@ extension Option where Value == String {
 
 extension TouchLogFormat: ChoiceArgument {}
 extension MultipleComparisonCorrection: ChoiceArgument {}
+extension SessionSignal: ChoiceArgument {}
 
 extension Container: ExpressibleByArgument {
     init(argument: String) throws(InvalidArgument) {

@@ -197,7 +197,8 @@ struct CompareCommand: ParsableCommand {
                          metrics: [ExperimentMetric], correction: MultipleComparisonCorrection,
                          configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
         let reader: ObservedComparisonReader
-        do { reader = try ObservedComparisonReader(path: path, by: by, equals: equals) } catch let e as ComparisonError {
+        let sequences = metrics.contains(where: ExperimentMetric.frustration.contains)
+        do { reader = try ObservedComparisonReader(path: path, by: by, equals: equals, pressSequences: sequences) } catch let e as ComparisonError {
             throw CLIError.usage("\(e)")
         } catch {
             throw CLIError.failure("cannot read \(path): \(error)")
@@ -251,7 +252,7 @@ struct CompareCommand: ParsableCommand {
                        configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
         let database = DatabasePath(path)
         let store = try database.openStore()
-        let pairing = try PairedComparison(store: store)
+        let pairing = try PairedComparison(store: store, pressSequences: metrics.contains(where: ExperimentMetric.frustration.contains))
         // Sessions replayed now under A or B, of all that lack one of the two results.
         let progress = Progress("compare", unit: .sessions, enabled: Progress.shown(quiet: false))
         defer { progress.clear() }

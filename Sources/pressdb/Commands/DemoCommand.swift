@@ -12,7 +12,8 @@ struct DemoCommand: ParsableCommand {
         20,000 sessions of 1,000 users split over three arms — A: spring-press,
         B: longpress-safe-area, C: expand-delayed-click — each user assigned one arm and keeping
         it, as an app's A/B test assigns users, and each with a finger of their own (how often
-        they drag off a button, how long they press). It ingests the log into a fresh database
+        they drag off a button, how long they press); a fifth of the presses likely to fail are
+        pressed again ('generate --retry 0.2'), as people do. It ingests the log into a fresh database
         (a temporary file unless --db is given), replays every session, prints the summary
         report, and compares arm B with arm A ('pressdb compare A B': differences are B − A) by
         user: each user is one observation, because a user's presses are alike and only users
@@ -55,6 +56,7 @@ struct DemoCommand: ParsableCommand {
         let generate = try GenerateCommand.parsed([
             "--sessions", String(sessions), "--seed", String(seed),
             "--variants", "A=spring-press,B=longpress-safe-area,C=expand-delayed-click",
+            "--retry", String(Self.retryProbability),
         ])
         let configuration = try generate.logConfiguration()
         let log = try SyntheticLog(configuration)
@@ -62,12 +64,13 @@ struct DemoCommand: ParsableCommand {
             throw CLIError.failure("cannot write \(logPath)")
         }
         var writer = TouchLogWriter(format: .ndjson, capacity: 1 << 20)
-        var records = 0, generated = 0
+        var records = 0, generated = 0, retries = 0
         let progress = Progress("generate", unit: .sessions, total: sessions, enabled: Progress.shown(quiet: quiet))
         log.forEachRecord { session, index in
             writer.append(session, sample: index)
             records += 1
-            if index == 0 { generated += 1 }
+            // a retry's id ends in 'r' (docs/generator.md); progress counts the regular sessions
+            if index == 0 { if session.id.hasSuffix("r") { retries += 1 } else { generated += 1 } }
             if writer.buffer.count >= 1 << 20 {
                 out.write(Data(writer.buffer))
                 writer.removeAll()
@@ -77,7 +80,7 @@ struct DemoCommand: ParsableCommand {
         out.write(Data(writer.buffer))
         try out.close()
         progress.clear()
-        say("demo: generated \(sessions) synthetic sessions (\(records) touch records) → \(logPath)")
+        say("demo: generated \(sessions) synthetic sessions and \(retries) retries (\(records) touch records) → \(logPath)")
 
         // 2. Ingest (which replays), then report.
         let ingest = try IngestCommand.parsed([logPath, "--db", dbPath]).run(summary: false, progress: Progress.shown(quiet: quiet))
@@ -115,6 +118,8 @@ struct DemoCommand: ParsableCommand {
           export PRESSDB_DB=\(Self.shellQuoted(dbPath))
         \(alias)  pressdb report latency
           pressdb report cancellations --by variant
+          pressdb report frustration
+          pressdb compare A B --metric frustration
           pressdb compare spring-press longpress-safe-area --paired --where variant=A
           pressdb replay --as expand-delayed-click --quiet
           pressdb report --as expand-delayed-click
@@ -122,6 +127,10 @@ struct DemoCommand: ParsableCommand {
         """)
         return ExitCode.ok
     }
+
+    /// The demo's `generate --retry`: a fifth of the likely failed presses are pressed again, so the
+    /// frustration report has retries and rage presses to show (docs/generator.md).
+    static let retryProbability = 0.2
 
     /// The absolute path of the running binary when it was started by a path (`swift run`,
     /// `.build/release/pressdb`); nil when it was found on PATH as `pressdb`. SwiftPM's

@@ -68,6 +68,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(value: "HZ", help: "Touch sample rate in Hz", discussion: "120 for ProMotion.") var rate = defaults.sampleRate
     @Option(name: "effect", value: "VARIANT:KIND=DELTA", help: "Make one arm's fingers differ, as described above")
     var effects: [ArmEffect]
+    @Option(value: "P", help: "Probability that a likely failed press is pressed again (docs/generator.md)",
+            discussion: "Retries come on top of --sessions.", rule: .within(0...0.99, "must lie between 0 and 0.99"))
+    var retry = defaults.retryProbability
 
     /// The generator's configuration the options describe.
     /// - Throws: `CLIError.usage` for a split or effect that does not fit the variants, or a
@@ -75,6 +78,7 @@ struct GenerateCommand: ParsableCommand {
     func logConfiguration() throws -> SyntheticLogConfiguration {
         var c = SyntheticLogConfiguration(sessions: sessions, seed: seed, arms: variants, containers: containers,
                                           sampleRate: rate, assignment: assign)
+        c.retryProbability = retry
         if let split {
             let shares = split.split(separator: "/", omittingEmptySubsequences: false).map { Double($0) }
             guard shares.count == c.arms.count, shares.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else {

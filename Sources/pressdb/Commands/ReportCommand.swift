@@ -9,7 +9,7 @@ struct ReportCommand: ParsableCommand {
         abstract: "Outcome rates and perceived latency per configuration, variant, control, screen or app version.",
         discussion: """
         Runs a report definition (default: summary) over the replayed sessions. Built-in
-        reports: summary, latency, cancellations, sessions ('pressdb report --list'). Each is a
+        reports: summary, latency, cancellations, frustration, sessions ('pressdb report --list'). Each is a
         plain SQL file reading the view report_input (docs/reports.md); --reports DIR adds your
         own .sql files, which run read-only: nothing they say can write to the database.
 
@@ -33,6 +33,8 @@ struct ReportCommand: ParsableCommand {
           pressdb report
           pressdb report latency --by variant --format csv
           pressdb report --where variant=B,screen=feed --since 1700000000
+          pressdb report frustration --cancel-retry-window 3
+          pressdb report sessions --signal retry_after_cancel
           pressdb report --reports ./my-reports weekly
           pressdb report --format html --out report.html
         """
@@ -47,6 +49,22 @@ struct ReportCommand: ParsableCommand {
     @Option(name: "as", value: "CONFIG",
             help: "Report the sessions replayed as CONFIG ('pressdb replay --as') instead of each under its own configuration")
     var replayedAs: String?
+    @Option(value: "NAME", help: "Only the sessions with this frustration signal (docs/frustration.md)") var signal: SessionSignal?
+    @Option(value: "N", help: "Rage press: presses in a row on one control (PostHog's click_count)",
+            rule: .within(2...1000, "must be at least 2"))
+    var rageCount = FrustrationParameters().rageCount
+    @Option(value: "S", help: "Rage press: the most seconds from the first touch-down to the last (PostHog's timeout_ms)",
+            rule: .between(0, 3600, "must lie between 0 and 3600"))
+    var rageSpan = FrustrationParameters().rageSpan
+    @Option(value: "PT", help: "Rage press: the most points from the first touch-down (PostHog's threshold_px)",
+            rule: .between(0, 10000, "must lie between 0 and 10000"))
+    var rageRadius = FrustrationParameters().rageRadius
+    @Option(value: "S", help: "Retry after cancel: the most seconds from the failed press's end to the tap",
+            rule: .between(0, 3600, "must lie between 0 and 3600"))
+    var cancelRetryWindow = FrustrationParameters().cancelRetryWindow
+    @Option(value: "S", help: "Retry after unseen: the most seconds from the unseen press's end to the next press",
+            rule: .between(0, 3600, "must lie between 0 and 3600"))
+    var unseenRetryWindow = FrustrationParameters().unseenRetryWindow
     @Option(value: "DIR", help: "A folder of your own .sql report files") var reports: String?
     @Flag(help: "List the available reports with their descriptions.") var list: Bool
     @Option(value: "PARTIAL", help: "Report from a partial ('pressdb aggregate') instead of the database",
@@ -215,6 +233,13 @@ struct ReportCommand: ParsableCommand {
         filter.since = since
         filter.until = until
         filter.replayedAs = replayedAs
+        filter.pressSequences = def.readsPressSequences
+        filter.signal = signal
+        filter.signals.rageCount = rageCount
+        filter.signals.rageSpan = rageSpan
+        filter.signals.rageRadius = rageRadius
+        filter.signals.cancelRetryWindow = cancelRetryWindow
+        filter.signals.unseenRetryWindow = unseenRetryWindow
         if let from { return try reportFromPartial(from, def: def, filter: filter) }
 
         guard database.exists else {
