@@ -39,6 +39,12 @@ public enum SessionEvent: String, CaseIterable, Sendable, Hashable {
 }
 
 extension SessionEvent {
+    /// The events one result decides from its outcome, its action and whether it was seen — the
+    /// `result_events` columns of schema version 3 — in `allCases` order (they come first). The
+    /// frustration signals need the user's other presses (rage, retries) or the press's travel
+    /// (dead press), so a table keyed by the kind of result (`ResultEventTable`) leaves them out.
+    public static let outcomeEvents: [SessionEvent] = [.tap, .cancel, .scrollAbort, .falseAction, .unseenPress]
+
     /// The position in `allCases`, for per-event arrays.
     var ordinal: Int {
         switch self {

@@ -38,7 +38,7 @@ public enum ResultEventTableError: Error, CustomStringConvertible, Sendable {
 ///     let events = try ResultEventTable()
 ///     events.contains(result, .unseenPress)   // what `is_unseen_press` is for this result
 public struct ResultEventTable: Sendable {
-    /// Per kind of result (`signature`), bit i set when the event `SessionEvent.allCases[i]` holds.
+    /// Per kind of result (`signature`), bit i set when the event `SessionEvent.outcomeEvents[i]` holds.
     let masks: [UInt8]
 
     /// The number of kinds of result.
@@ -102,7 +102,7 @@ public struct ResultEventTable: Sendable {
                 }
             }
         }
-        let columns = SessionEvent.allCases.map(\.column)
+        let columns = SessionEvent.outcomeEvents.map(\.column)
         let available = try db.prepare("SELECT name FROM pragma_table_info('result_events')")
         var names = Set<String>()
         while try available.step() { names.insert(available.text(0)) }
@@ -123,12 +123,13 @@ public struct ResultEventTable: Sendable {
         self.masks = masks[0]
     }
 
-    /// The events of `r`: bit i set when `SessionEvent.allCases[i]` holds.
+    /// The events of `r`: bit i set when `SessionEvent.outcomeEvents[i]` holds.
     @inline(__always)
     public func mask(_ r: SessionResult) -> UInt8 { masks[Self.signature(r)] }
 
     /// Whether `event` holds for `r`, as the view's column says.
+    /// - Precondition: `event` is one of `SessionEvent.outcomeEvents`.
     public func contains(_ r: SessionResult, _ event: SessionEvent) -> Bool {
-        mask(r) & (1 << UInt8(SessionEvent.allCases.firstIndex(of: event)!)) != 0
+        mask(r) & (1 << UInt8(SessionEvent.outcomeEvents.firstIndex(of: event)!)) != 0
     }
 }

@@ -69,8 +69,8 @@ public struct ValueHistogram: Sendable, Hashable {
 public struct SummaryAggregate: Sendable, Hashable {
     /// Sessions counted (`count(*)`).
     public private(set) var sessions = 0
-    /// Per event of `SessionEvent.allCases`, the sessions with it (`sum(is_…)`).
-    public private(set) var eventCounts = [Int](repeating: 0, count: SessionEvent.allCases.count)
+    /// Per event of `SessionEvent.outcomeEvents` (the events `ResultEventTable` gives), the sessions with it (`sum(is_…)`).
+    public private(set) var eventCounts = [Int](repeating: 0, count: SessionEvent.outcomeEvents.count)
     /// Non-NULL `feedback_latency_ms`.
     public private(set) var feedbackLatency = ValueHistogram()
     /// Non-NULL `action_latency_ms`.
@@ -112,7 +112,7 @@ public struct SummaryAggregate: Sendable, Hashable {
     }
 
     /// The sessions with `event`.
-    public func count(_ event: SessionEvent) -> Int { eventCounts[SessionEvent.allCases.firstIndex(of: event)!] }
+    public func count(_ event: SessionEvent) -> Int { eventCounts[SessionEvent.outcomeEvents.firstIndex(of: event)!] }
 
     /// The share of sessions with `event`; nil without sessions.
     public func rate(_ event: SessionEvent) -> Double? { sessions == 0 ? nil : Double(count(event)) / Double(sessions) }

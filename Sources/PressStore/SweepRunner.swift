@@ -72,9 +72,9 @@ public struct SweepPointAggregate: Sendable, Hashable {
     public var failures = 0
     /// Sessions replayed under both it and the base.
     public var pairs = 0
-    /// Per event of `SessionEvent.allCases`, over units (users, or sessions): X = the unit's
+    /// Per event of `SessionEvent.outcomeEvents`, over units (users, or sessions): X = the unit's
     /// pairs, Y_A = those with the event under the base, Y_B = under this configuration.
-    public var events = [PairedRatioSummary](repeating: .zero, count: SessionEvent.allCases.count)
+    public var events = [PairedRatioSummary](repeating: .zero, count: SessionEvent.outcomeEvents.count)
     /// Over units with at least one pair that has a feedback latency under both: X = those
     /// pairs, Y_A and Y_B = their latencies' sums (ms) under the base and under this configuration.
     public var feedbackLatency = PairedRatioSummary.zero
@@ -84,7 +84,7 @@ public struct SweepPointAggregate: Sendable, Hashable {
     public init() {}
 
     /// The paired sums of `event`.
-    public func paired(_ event: SessionEvent) -> PairedRatioSummary { events[SessionEvent.allCases.firstIndex(of: event)!] }
+    public func paired(_ event: SessionEvent) -> PairedRatioSummary { events[SessionEvent.outcomeEvents.firstIndex(of: event)!] }
 
     public static func + (a: SweepPointAggregate, b: SweepPointAggregate) -> SweepPointAggregate {
         var out = a
@@ -321,7 +321,7 @@ final class SweepWorker: @unchecked Sendable {
     /// `stride` values — pairs, events under the base (5), events under the candidate (5),
     /// feedback pairs, their sums under base and candidate, action pairs, their sums.
     private var unit: [Double]
-    private static let eventCount = SessionEvent.allCases.count
+    private static let eventCount = SessionEvent.outcomeEvents.count
     private static let stride = 1 + 2 * eventCount + 6
 
     init(plan: SweepPlan) {

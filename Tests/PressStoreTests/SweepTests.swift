@@ -16,7 +16,7 @@ import PressStats
         let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
         for preset in PressConfiguration.presets { try replayer.replay(SessionFilter(), as: preset) }
         let table = try ResultEventTable()
-        let columns = SessionEvent.allCases.map(\.column).joined(separator: ", ")
+        let columns = SessionEvent.outcomeEvents.map(\.column).joined(separator: ", ")
         let s = try store.db.prepare("""
             SELECT outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms, duration_ms, \(columns)
             FROM result_events
@@ -28,13 +28,13 @@ import PressStats
             let r = SessionResult(outcome: PressOutcome(rawValue: s.text(0))!, cancelReason: s.optionalText(1).map { CancelReason(rawValue: $0)! },
                                   actionFired: s.int(2) == 1, feedbackLatencyMs: s.optionalDouble(3), actionLatencyMs: s.optionalDouble(4),
                                   durationMs: s.double(5), maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)
-            for (i, e) in SessionEvent.allCases.enumerated() {
+            for (i, e) in SessionEvent.outcomeEvents.enumerated() {
                 #expect(table.contains(r, e) == (s.int(Int32(6 + i)) == 1), "\(e) of \(r)")
                 if table.contains(r, e) { seen.insert(e) }
             }
         }
         #expect(rows == 2400)
-        #expect(seen == Set(SessionEvent.allCases))
+        #expect(seen == Set(SessionEvent.outcomeEvents))
     }
 
     // A view whose event depends on more than the table knows (here a duration) is refused, not
@@ -144,7 +144,7 @@ import PressStats
                 for s in mine {
                     let a = try replay(s, SweepCandidate(configuration: base)), b = try replay(s, candidate)
                     tally(&tables, a, b)
-                    for e in SessionEvent.allCases where has(e, b) { events[e, default: 0] += 1 }
+                    for e in SessionEvent.outcomeEvents where has(e, b) { events[e, default: 0] += 1 }
                     if let x = a.result.feedbackLatencyMs, let y = b.result.feedbackLatencyMs { fa.append(x); fb.append(y) }
                     if let x = a.result.actionLatencyMs, let y = b.result.actionLatencyMs { xa.append(x); xb.append(y) }
                     if let f = b.result.feedbackLatencyMs { feedback.append(f) }
@@ -156,14 +156,14 @@ import PressStats
             }
             let s = point.summary
             #expect(s.sessions == sessions.count && point.failures == 0 && point.pairs == sessions.count)
-            for e in SessionEvent.allCases { #expect(s.count(e) == events[e, default: 0], "\(candidate.configuration.name) \(e)") }
+            for e in SessionEvent.outcomeEvents { #expect(s.count(e) == events[e, default: 0], "\(candidate.configuration.name) \(e)") }
             for f in [0.5, 0.9, 0.99] {
                 #expect(s.feedbackLatency.percentile(f) == percentileType7(feedback, f))
                 #expect(s.actionLatency.percentile(f) == percentileType7(action, f))
                 #expect(s.releaseJump.percentile(f) == percentileType7(jumps, f))
             }
             let arms = try PairedUserArms(controlName: base.name, treatmentName: candidate.configuration.name, users: users)
-            for e in SessionEvent.allCases { #expect(point.paired(e) == arms.events[e], "\(candidate.configuration.name) \(e)") }
+            for e in SessionEvent.outcomeEvents { #expect(point.paired(e) == arms.events[e], "\(candidate.configuration.name) \(e)") }
             for (got, want) in [(point.feedbackLatency, arms.feedbackLatency.summary), (point.actionLatency, arms.actionLatency.summary)] {
                 #expect(got.units == want.units && got.denominatorSum == want.denominatorSum)
                 #expect(abs(got.treatmentSum - want.treatmentSum) <= 1e-9 * max(1, abs(want.treatmentSum)))

@@ -63,7 +63,7 @@ private let shared: Result<String, Error> = Result {
                                   directory: dir)
         #expect(demo.status == 0)
         let lines = demo.stdout.split(separator: "\n").drop { !$0.hasSuffix("Try:") }.dropFirst().map(String.init)
-        #expect(lines.count == 7 && lines[1].hasPrefix("  alias pressdb="), "\(lines)")
+        #expect(lines.count == 9 && lines[1].hasPrefix("  alias pressdb="), "\(lines)")
         let script = "set -e\n" + lines.joined(separator: "\n") + "\n"
         let r = try RunningProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-O", "expand_aliases", "-c", script],
                                        environment: ["NO_COLOR": "1"], directory: dir)

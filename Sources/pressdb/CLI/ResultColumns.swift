@@ -57,6 +57,11 @@ enum ColumnNames {
         (["pressed", "scale"], "scale", "pressed scale"),
         (["action", "fired"], "fired", "action fired"),
         (["animation"], "anim", "animation"),
+        // The frustration report (docs/frustration.md).
+        (["rage", "episodes"], "rage", "rage episodes"),
+        (["retries", "after", "cancel"], "retry·cancel", "retries after a cancel or scroll-abort"),
+        (["retries", "after", "unseen"], "retry·unseen", "retries after an unseen press"),
+        (["dead", "presses"], "dead", "dead presses"),
     ]
 
     /// Words after which `action` means the action latency.
