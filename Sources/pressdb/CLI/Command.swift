@@ -176,7 +176,8 @@ extension ParsableCommand {
     /// The full `--help` text, generated from the declarations.
     static var help: String {
         let all = declarations
-        var out = "OVERVIEW: \(configuration.abstract)\n\nUSAGE: \(usage)\n"
+        var out = HelpRow.wrap("OVERVIEW: \(configuration.abstract)", width: HelpRow.width).joined(separator: "\n")
+            + "\n\nUSAGE: \(usage)\n"
         let discussion = configuration.discussion.trimmingCharacters(in: .newlines)
         if !discussion.isEmpty { out += "\n" + discussion + "\n" }
         let positionals = all.filter { $0.kind == .positional }

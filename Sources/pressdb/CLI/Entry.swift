@@ -13,7 +13,10 @@ var topHelp: String {
 
     """
     for c in commands {
-        out += "  " + c.configuration.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.configuration.abstract + "\n"
+        // Wrapped to the width of every help text, continuing under the abstract.
+        let lines = HelpRow.wrap(c.configuration.abstract, width: HelpRow.width - 14)
+        out += "  " + c.configuration.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+            + lines.joined(separator: "\n" + String(repeating: " ", count: 14)) + "\n"
     }
     out += """
 
