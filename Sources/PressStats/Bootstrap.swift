@@ -177,7 +177,8 @@ public struct ClusterBootstrapQuantiles: Sendable, Hashable {
             if inference.isSequential {
                 let result = inference.test(estimate: qb - qa, standardError: se)
                 difference = result.interval
-                pValue = result.pValue
+                // As below: B resamples cannot show a p below 1/B (a zero SE gives p = 0 otherwise).
+                pValue = max(result.pValue, 1 / Double(replicates))
                 if positive {
                     let l = log(qb / qa), h = inference.halfWidth(standardError: standardDeviation(zip(sb, sa).map { log($0 / $1) }))
                     relative = ConfidenceInterval(lower: expm1(l - h), upper: expm1(l + h), level: 1 - alpha)

@@ -42,7 +42,8 @@ extension Partial {
         }
         let events = ArmEventCounts(sessions: tally.sessions, taps: tally.count(.tap), cancels: tally.count(.cancel),
                                     scrollAborts: tally.count(.scrollAbort), falseActions: tally.count(.falseAction),
-                                    unseenPresses: tally.count(.unseenPress))
+                                    unseenPresses: tally.count(.unseenPress),
+                                    signals: [.deadPress: tally.count(.deadPress)])
         return ObservedArm(name: name, events: events,
                            feedbackLatency: LatencySample(values: Self.expanded(tally.feedbackLatencyMs)),
                            actionLatency: LatencySample(values: Self.expanded(tally.actionLatencyMs)))

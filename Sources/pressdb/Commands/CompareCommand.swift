@@ -132,6 +132,12 @@ struct CompareCommand: ParsableCommand {
             for option in [$paired, $database] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with --from (a partial of observed sessions)")
             }
+            // A partial holds no press sequences: rage episodes and retries need each user's other presses.
+            let sequenceMetrics: [ExperimentMetric] = [.rageEpisodeRate, .retryAfterCancelRate, .retryAfterUnseenRate]
+            if let m = metrics.first(where: sequenceMetrics.contains) {
+                throw CLIError.usage("--metric \(m.rawValue) does not apply with --from: a partial holds no press sequences "
+                    + "(docs/frustration.md); compare it on the database, or use dead_press_rate")
+            }
             (report, notes) = try Self.observed(a, b, partial: from, by: by, equals: equals, split: split?.shares, metrics: metrics,
                                                 correction: correction, configuration: configuration, unit: unit)
         } else if paired {

@@ -165,8 +165,9 @@ struct ReportCommand: ParsableCommand {
         guard def.name == "summary", !def.isUserDefined else {
             throw CLIError.usage("--from reports the built-in summary only (a partial holds its sufficient statistics, not sessions)")
         }
-        for option in [$since, $until, $reports, $database] where option.wasGiven {
-            throw CLIError.usage("\(option.displayName) does not apply with --from (a partial keeps no times, reports or database)")
+        for option in [$since, $until, $reports, $database, $signal, $rageCount, $rageSpan, $rageRadius,
+                       $cancelRetryWindow, $unseenRetryWindow] where option.wasGiven {
+            throw CLIError.usage("\(option.displayName) does not apply with --from (a partial keeps no times, reports, database or press sequences)")
         }
         guard let tabular = format.tabular else { throw CLIError.usage("--format html does not apply with --from; use table, csv, json or markdown") }
         let partial = try PartialIO.read(path)

@@ -159,9 +159,10 @@ struct SweepCommand: ParsableCommand {
         if !quiet {
             let wall = IngestCommand.seconds(ContinuousClock.now - started)
             let cpu = Self.cpuSeconds() - cpuStart
-            var lines = [String(format: "sweep: %d sessions × %d configurations (%@ replays) in %.2f s (%.2f s of CPU) on %d thread%@; stored as sweep %lld",
+            var lines = [String(format: "sweep: %d sessions × %d configurations (%@ replays) in %.2f s (%.2f s of CPU) on %d thread%@",
                                 result.sessions, configurations, Self.count(result.sessions * configurations), wall, cpu,
-                                options.jobs, options.jobs == 1 ? "" : "s", id)]
+                                options.jobs, options.jobs == 1 ? "" : "s"),
+                         "sweep: stored as sweep \(id) ('pressdb sweep --show \(id)')"]
             let failed = result.points.map(\.failures).reduce(result.base.failures, +)
             if failed > 0 { lines.append("sweep: \(failed) replays failed and are left out of their point's numbers") }
             for f in result.failures.prefix(5) { lines.append("sweep: session \(f.session) \(f.reason)") }
