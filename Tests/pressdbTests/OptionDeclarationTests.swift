@@ -47,7 +47,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
         "sweep": ["db", "base", "vary", "sample", "seed", "where", "objective", "weights", "top", "jobs", "show",
-                  "export-config", "format", "out", "quiet"],
+                  "export-config", "format", "out", "wide", "columns", "explain", "quiet"],
     ]
 
     /// Defaults stated outside the code: docs/compare.md "Options" (alpha 0.05, correction holm,

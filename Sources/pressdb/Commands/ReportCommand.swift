@@ -263,7 +263,10 @@ struct ReportCommand: ParsableCommand {
             if try !runner.hasInput() {
                 throw CLIError.empty(try Self.emptyInputReason(runner, filter))
             }
-            for partial in try runner.partialCoverage() { printError("pressdb report: warning: \(Self.describe(partial, replayedAs: filter.replayedAs != nil))") }
+            for partial in try runner.partialCoverage() {
+                let warning = "pressdb report: warning: " + Self.describe(partial, replayedAs: filter.replayedAs != nil)
+                printError(TerminalTable.wrap(warning, width: Terminal.width(STDERR_FILENO), indent: "  "))
+            }
         }
         guard let tabular = format.tabular else {
             let result: ReportResult
