@@ -263,9 +263,11 @@ struct ReportCommand: ParsableCommand {
             let context = ReportPageContext(reportName: name, isUserDefined: def.isUserDefined, databasePath: path, filter: filter, generatedAt: Date())
             let page: HTMLPage
             do {
-                page = name == "summary" && !def.isUserDefined
-                    ? try ReportPage.summary(result, runner: runner, context: context)
-                    : try ReportPage.table(result, runner: runner, context: context)
+                switch def.isUserDefined ? "" : name {
+                case "summary": page = try ReportPage.summary(result, runner: runner, context: context)
+                case "frustration": page = try ReportPage.frustration(result, runner: runner, context: context)
+                default: page = try ReportPage.table(result, runner: runner, context: context)
+                }
             } catch {
                 throw CLIError.failure("cannot build the HTML page: \(error)")
             }
