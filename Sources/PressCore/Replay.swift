@@ -113,7 +113,7 @@ public enum Replay {
                              display: Display = Display()) throws(AnimationParameterError) -> ReplayTrace {
         let c = PressClassifier.classify(samples, frame: frame, container: container,
                                          scrollAxis: scrollAxis, configuration: configuration)
-        return try trace(c, animation: configuration.animation, display: display)
+        return try trace(c, resolved: configuration.resolvedAnimation, display: display)
     }
 
     /// The second half of a replay: a classification's press and release instants through

@@ -305,3 +305,62 @@ private func same(_ a: Double?, _ b: Double?) -> Bool { a?.bitPattern == b?.bitP
         }
     }
 }
+
+// Issue 20: the frame scan stops once `ScaleTimeline.scaleBounds` shows the remaining frames
+// cannot change the first visible frame or the press depth. Against the reference's scan of every
+// frame up to the settled time, on generated sessions over every container, under every preset,
+// the configurations above and springs whose bounds take the other branches (critical with its
+// envelope's peak after the start, undamped), on 60 and 120 Hz displays and two densities: every
+// field of the stored result, and the visual metrics bit for bit.
+@Suite struct FrameScanStopTests {
+    static let boundConfigurations: [PressConfiguration] = {
+        let held = LayerAnimationOptions(key: "scale", fillMode: .forwards, isRemovedOnCompletion: false)
+        return [
+            // Critical (ζ = 1), B = ω₀ − v₀ = −20: |B| > ω₀, the envelope rises until 0.05 s.
+            PressConfiguration(name: "critical-fast", gesture: .control(ControlGesture()), animation: PressAnimation(
+                press: .caSpring(mass: 1, stiffness: 100, damping: 20, initialVelocity: 30, duration: 0.5, options: held),
+                release: .uiViewSpring(duration: 0.3, dampingRatio: 1, initialSpringVelocity: 40), pressedScale: 0.92)),
+            // Undamped: the envelope never decays, so the scan runs to the cut.
+            PressConfiguration(name: "undamped", gesture: .control(ControlGesture()), animation: PressAnimation(
+                press: .caSpring(mass: 1, stiffness: 200, damping: 0, initialVelocity: 0, duration: 0.3,
+                                 options: LayerAnimationOptions(key: "press")),
+                release: .uiViewSpring(duration: 0.6, dampingRatio: 0.2, initialSpringVelocity: -2), pressedScale: 1.05)),
+        ]
+    }()
+
+    @Test func stoppedScanGivesEveryFigureOfTheFullScan() throws {
+        let displays = [Display(refreshRate: 60, density: 3), Display(refreshRate: 120, density: 3),
+                        Display(refreshRate: 120, density: 2)]
+        let configurations = PressConfiguration.presets + ModelEquivalenceTests.extraConfigurations + Self.boundConfigurations
+        var compared = 0
+        for s in try ModelEquivalenceTests.sessions(800, seed: 2026) {
+            let samples = s.samples.map(\.touchSample)
+            for configuration in configurations {
+                for display in displays {
+                    let trace = try Replay.trace(samples, frame: s.attributes.frame, container: s.attributes.container ?? .none,
+                                                 scrollAxis: s.attributes.scrollAxis ?? .vertical,
+                                                 configuration: configuration, display: display)
+                    let c = trace.classification
+                    let reference = try ReferenceTimeline(animation: configuration.animation, events: c.scaleEvents)
+                    let (feedback, jump, depth) = reference.metrics(width: c.frame.width, height: c.frame.height,
+                                                                    refreshRate: display.refreshRate, density: display.density)
+                    let v = trace.visual
+                    #expect(same(v.feedbackLatency, feedback) && same(v.releaseJump, jump) && same(v.pressDepth, depth),
+                            "\(s.id) \(configuration.name) \(display): \(v) vs \((feedback, jump, depth))")
+                    let ms = { (x: Double) in Replay.stored(x * 1000, decimals: 6) }
+                    let expected = SessionResult(
+                        outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
+                        feedbackLatencyMs: feedback.map(ms), actionLatencyMs: c.actionLatency.map(ms),
+                        durationMs: ms(c.duration), maxTravelPt: Replay.stored(c.maxTravel, decimals: 6),
+                        pressDepth: Replay.stored(depth, decimals: 6), releaseJumpPt: Replay.stored(jump, decimals: 6))
+                    let r = try Replay.session(samples, attributes: s.attributes, configuration: configuration, display: display)
+                    #expect(r == expected, "\(s.id) \(configuration.name) \(display)")
+                    #expect(same(r.feedbackLatencyMs, expected.feedbackLatencyMs) && same(r.pressDepth, expected.pressDepth)
+                            && same(r.releaseJumpPt, expected.releaseJumpPt))
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == 800 * configurations.count * displays.count)
+    }
+}

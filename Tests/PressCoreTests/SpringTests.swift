@@ -227,3 +227,36 @@ import Glibc
         }
     }
 }
+
+// `displacementBound(from:)`: an upper bound of |x(u)| for every u ≥ t, checked against x
+// sampled every millisecond over 3 s, for each regime; and the critical envelope's peak, by hand.
+@Suite struct SpringDisplacementBoundTests {
+    @Test func boundHoldsEverySampledDisplacementAfterItsTime() throws {
+        let springs = [
+            try Spring(mass: 1, stiffness: 100, damping: 1, initialVelocity: 0.8),                 // ζ 0.05
+            try Spring(withDuration: 0.4, usingSpringWithDamping: 0.5, initialSpringVelocity: 3),  // ζ 0.5
+            try Spring(mass: 1, stiffness: 100, damping: 20, initialVelocity: 30),                 // critical, B −20
+            try Spring(mass: 1, stiffness: 100, damping: 20, initialVelocity: -5),                 // critical, B 15
+            try Spring(mass: 2, stiffness: 100, damping: 40, initialVelocity: 5, allowsOverdamping: true),
+            try Spring(mass: 1, stiffness: 100, damping: 0),                                       // undamped
+        ]
+        for s in springs {
+            var sup = 0.0  // max |x(u)| over the samples from t to 3 s, built backwards
+            for i in stride(from: 3000, through: 0, by: -1) {
+                let t = Double(i) / 1000
+                sup = max(sup, abs(s.displacement(at: t)))
+                #expect(sup <= s.displacementBound(from: t) * (1 + 1e-12), "\(s.regime) at \(t)")
+            }
+        }
+    }
+
+    // Critical, ω₀ = 10, B = ω₀ − v₀ = −20: (1 + 20u) e^(−10u) peaks at u* = (20 − 10) / (10 · 20)
+    // = 0.05 s with 2 e^(−0.5) = 1.2130613194252668 (hand calculation); from 0.2 s on it is
+    // 5 e^(−2) = 0.6766764161830634.
+    @Test func criticalEnvelopePeaksAfterTheStart() throws {
+        let s = try Spring(mass: 1, stiffness: 100, damping: 20, initialVelocity: 30)
+        #expect(abs(s.displacementBound(from: 0) - 1.2130613194252668) < 1e-12)
+        #expect(abs(s.displacementBound(from: 0.05) - 1.2130613194252668) < 1e-12)
+        #expect(abs(s.displacementBound(from: 0.2) - 0.6766764161830634) < 1e-12)
+    }
+}

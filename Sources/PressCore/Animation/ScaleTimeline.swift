@@ -47,7 +47,7 @@ public struct ScaleTimeline: Sendable {
     /// One animation on the layer, resolved when it was added. Plain values only (its key is in
     /// `keys`), so the evaluation loops copy no reference.
     struct LayerAnimation: Sendable {
-        enum Shape: Sendable {
+        enum Shape: Hashable, Sendable {
             /// Real seconds, cut at the duration.
             case spring(Spring)
             /// Fraction of the duration through the timing function.
@@ -85,6 +85,21 @@ public struct ScaleTimeline: Sendable {
             case .curve(let b): p = b.value(at: tau / duration)
             }
             return from + (to - from) * p
+        }
+
+        /// Bounds (lower, upper) of `value(atLocal: u)` for every u ≥ `local` (exact arithmetic):
+        /// a spring stays within `displacementBound` of its target, a curve within its
+        /// `valueRange` mapped onto [from, to].
+        func valueBounds(fromLocal local: Double) -> (lower: Double, upper: Double) {
+            switch shape {
+            case .spring(let s):
+                let r = abs(from - to) * s.displacementBound(from: max(local, 0))
+                return (to - r, to + r)
+            case .curve(let b):
+                let y = b.valueRange
+                let a = from + (to - from) * y.lowerBound, c = from + (to - from) * y.upperBound
+                return (min(a, c), max(a, c))
+            }
         }
     }
 
@@ -256,6 +271,100 @@ public struct ScaleTimeline: Sendable {
         }
     }
 
+    /// The relative allowance `scaleBounds(from:)` adds for rounding: 1e-12 of the magnitudes
+    /// summed (an evaluation is a handful of operations, each within half an ulp, 1.1e-16, and
+    /// libm's exp, sin and cos within an ulp).
+    static let boundsRoundingAllowance = 1e-12
+
+    /// An interval (lower, upper) that holds `scale(at: u)` for every u in [t, until − tolerance),
+    /// where `until` is the first event more than the tolerance after `t` (+∞ when there is
+    /// none): in that window nothing starts, is removed or changes the model value. From
+    /// `evaluate`'s composition: a hand-added animation that has not been removed shows its value
+    /// while it runs and, if it holds, its held value after (hiding the model value and
+    /// everything added before it); one that does not hold lets the one before it, or the model
+    /// value, show when it ends; each additive animation still running adds a value within its
+    /// bounds, or 0 once it has ended. Nil when a bound is not finite.
+    ///
+    /// `isConstant`: the scale is exactly `scale(at: t)` (the same bits) over the whole window:
+    /// no hand-added animation after the first running additive one shows anything and none
+    /// before it runs, and the running additive animations come in adjacent pairs that started
+    /// together with the same shape and duration and opposite `from` (a press and a release at
+    /// one instant): each pair's values are exact negatives, so the running sum is 0 at every
+    /// time and after they end, as `evaluate` adds them.
+    func scaleBounds(from t: Double) -> (lower: Double, upper: Double, until: Double, isConstant: Bool)? {
+        let tol = ScaleTimeline.simultaneityTolerance
+        var until = Double.infinity
+        for e in events where e.time > t + tol { until = e.time; break }
+        let all = layerAnimations
+        var started = 0
+        while started < all.count, all[started].start <= t + tol { started += 1 }
+        // The base: what the hand-added animations or the model value may show.
+        var lower = Double.infinity, upper = -Double.infinity, magnitude = 0.0
+        var modelShows = true
+        var i = started
+        while i > 0 {
+            i -= 1
+            let a = all[i]
+            guard !a.isAdditive, a.removedAt > t + tol else { continue }
+            if t - a.start < a.duration - tol {
+                let b = a.valueBounds(fromLocal: t - a.start)
+                guard b.lower.isFinite, b.upper.isFinite else { return nil }
+                lower = min(lower, b.lower); upper = max(upper, b.upper)
+                magnitude = max(magnitude, abs(b.lower), abs(b.upper))
+            }
+            if a.holdsAfterEnd {
+                guard a.heldValue.isFinite else { return nil }
+                lower = min(lower, a.heldValue); upper = max(upper, a.heldValue)
+                magnitude = max(magnitude, abs(a.heldValue))
+                modelShows = false
+                break
+            }
+        }
+        if modelShows {
+            var model = ScaleTimeline.restScale
+            for m in modelChanges {
+                guard m.time <= t + tol else { break }
+                model = m.value
+            }
+            guard model.isFinite else { return nil }
+            lower = min(lower, model); upper = max(upper, model); magnitude = max(magnitude, abs(model))
+        }
+        // The additive animations, and whether the scale is constant.
+        var isConstant = true
+        var unpaired = -1  // a running additive animation waiting for its opposite
+        var anyAdditiveRunning = false
+        var j = 0
+        while j < started {
+            let a = all[j]
+            j += 1
+            guard a.removedAt > t + tol else { continue }
+            let running = t - a.start < a.duration - tol
+            guard a.isAdditive else {
+                // A hand-added one that shows: constant only when it holds still and comes first.
+                if running || (a.holdsAfterEnd && anyAdditiveRunning) { isConstant = false }
+                continue
+            }
+            guard running else { continue }
+            anyAdditiveRunning = true
+            if unpaired >= 0 {
+                let p = all[unpaired]
+                if !(p.start == a.start && p.duration == a.duration && p.from == -a.from && p.shape == a.shape) {
+                    isConstant = false
+                }
+                unpaired = -1
+            } else {
+                unpaired = j - 1
+            }
+            let b = a.valueBounds(fromLocal: t - a.start)
+            guard b.lower.isFinite, b.upper.isFinite else { return nil }
+            lower += min(0, b.lower); upper += max(0, b.upper)
+            magnitude += max(abs(b.lower), abs(b.upper))
+        }
+        if unpaired >= 0 { isConstant = false }
+        let slack = ScaleTimeline.boundsRoundingAllowance * (1 + magnitude)
+        return (lower - slack, upper + slack, until, isConstant)
+    }
+
     /// The displayed scale from `from` to `to` (inclusive, within 1e-9 s) every `step` seconds,
     /// for charts. Empty when `step` is not positive and finite or `to` < `from`.
     public func samples(from: Double, to: Double, step: Double) -> [ScaleSample] {
@@ -296,8 +405,10 @@ public struct ScaleTimeline: Sendable {
 /// A configuration's press and release animations resolved once — springs solved (a UIView
 /// spring's stiffness takes 12 Newton steps), timing curves set up — for building many
 /// timelines of the same configuration (`ScaleTimeline(resolved:events:)`). An animation whose
-/// parameters are invalid keeps its error, thrown when an event uses it.
-public struct ResolvedPressAnimation: Sendable {
+/// parameters are invalid keeps its error, thrown when an event uses it. Equal and hashed as its
+/// `animation`, from which everything else follows. A class, so that a configuration holding one
+/// (`PressConfiguration.resolvedAnimation`) is copied by one reference count, not field by field.
+public final class ResolvedPressAnimation: Hashable, Sendable {
     public let animation: PressAnimation
     let press: Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError>
     let release: Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError>
@@ -310,4 +421,7 @@ public struct ResolvedPressAnimation: Sendable {
         press = resolve(animation.press)
         release = resolve(animation.release)
     }
+
+    public static func == (a: ResolvedPressAnimation, b: ResolvedPressAnimation) -> Bool { a.animation == b.animation }
+    public func hash(into hasher: inout Hasher) { hasher.combine(animation) }
 }

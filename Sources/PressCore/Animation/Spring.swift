@@ -279,6 +279,25 @@ public struct Spring: Hashable, Sendable {
         }
     }
 
+    /// An upper bound of |x(u)| for every u ≥ `t` (t ≥ 0 seconds): the envelope of the closed
+    /// form, from the same constants. Under-damped: |cos θ + B sin θ| ≤ √(1 + B²), so
+    /// |x(u)| ≤ √(1 + B²) e^(−αt). Critical: |x(u)| ≤ (1 + |B|u) e^(−ω₀u), which rises until
+    /// u* = (|B| − ω₀) / (ω₀|B|) when |B| > ω₀ and falls after, so its largest value on [t, ∞) is at
+    /// max(t, u*). Over-damped: |C₁| e^(−λ₁t) + |C₂| e^(−λ₂t). Exact arithmetic; a caller comparing
+    /// it with evaluated values allows for rounding.
+    public func displacementBound(from t: Double) -> Double {
+        switch regime {
+        case .underdamped:
+            return (1 + coefficient * coefficient).squareRoot() * exp(-decay * t)
+        case .critical:
+            let b = abs(coefficient)
+            let u = b > decay ? max(t, (b - decay) / (decay * b)) : t
+            return (1 + b * u) * exp(-decay * u)
+        case .overdamped:
+            return abs(1 - coefficient) * exp(-decay * t) + abs(coefficient) * exp(-frequency * t)
+        }
+    }
+
     /// Velocity p′(t) in whole distances per second at `t` seconds (v₀ at t = 0).
     public func velocity(at t: Double) -> Double {
         let v0 = initialVelocity

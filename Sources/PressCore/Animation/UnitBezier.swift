@@ -36,6 +36,11 @@ public struct UnitBezier: Hashable, Sendable {
         isIdentity = x1 == y1 && x2 == y2
     }
 
+    /// An interval holding every `value(at:)`: the hull of the control points' y, 0 and 1 (a
+    /// Bézier curve lies in the convex hull of its control points, and the solve returns a curve
+    /// parameter in [0, 1]).
+    public var valueRange: ClosedRange<Double> { min(0, y1, y2)...max(1, y1, y2) }
+
     /// x at curve parameter t.
     public func x(atParameter t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
     /// y at curve parameter t.

@@ -5,7 +5,11 @@
 ///
 /// Frames sample the timeline at touch-down + k / refreshRate, k = 1, 2, …, until the first frame
 /// at or after `settledTime` (every animation ended, the value static) — frames after the lift
-/// count. The edge of a control of size w × h moves |scale − 1| × max(w, h) / 2 points.
+/// count. Frames that provably cannot change a figure are not evaluated (the same figures, bit
+/// for bit): until the next event, when `ScaleTimeline.scaleBounds` (the springs' envelopes, the
+/// curves' hulls) shows that no frame can be the first visible one or deepen the press, or when
+/// the scale is exactly constant (at rest, or a press and a release cancelling at one instant).
+/// The edge of a control of size w × h moves |scale − 1| × max(w, h) / 2 points.
 ///
 /// ```swift
 /// let m = try VisualMetrics(timeline: tl, touchDown: 0, width: 44, height: 44)
@@ -64,6 +68,8 @@ public struct VisualMetrics: Hashable, Sendable {
         var feedback: Double? = nil
         var depth = 0.0
         var k = 1
+        var attemptIn = 0, attemptGap = 1
+        var constantUntil: Double? = nil
         while true {
             let elapsed = Double(k) / refreshRate
             let frameTime = touchDown + elapsed
@@ -74,6 +80,42 @@ public struct VisualMetrics: Hashable, Sendable {
             if pressedChange != 0 { depth = max(depth, (s - rest) / pressedChange) }
             if frameTime >= settled - ScaleTimeline.simultaneityTolerance || k >= VisualMetrics.maximumFrames { break }
             k += 1
+            // This frame's scale holds exactly until `constantUntil`: the frames before it would
+            // repeat the same comparisons with the same value, which change nothing more.
+            if let until = constantUntil {
+                constantUntil = nil
+                if until == .infinity { break }
+                k = VisualMetrics.firstFrame(notBefore: until, from: k, touchDown: touchDown, refreshRate: refreshRate)
+                continue
+            }
+            // Until the next event the frames stay within `scaleBounds`; when no scale within
+            // them can show the press for the first time or deepen it, those frames cannot change
+            // either figure and are skipped — after the last event, the scan stops. (Floating-point
+            // subtraction, multiplication and division by a constant are monotonic, so the bound
+            // holds for the figures as computed too.) A failed try waits up to 4 frames for the next.
+            attemptIn -= 1
+            guard attemptIn <= 0 else { continue }
+            let bounds = timeline.scaleBounds(from: touchDown + Double(k) / refreshRate)
+            if let b = bounds {
+                let largest = max(abs(b.lower - rest), abs(b.upper - rest))
+                let feedbackDecided = feedback != nil
+                    || largest * halfSize * density < VisualMetrics.feedbackPixelThreshold
+                let deepest = pressedChange > 0 ? (b.upper - rest) / pressedChange : (b.lower - rest) / pressedChange
+                // A depth of ±0 may still take the other zero's sign from a frame at rest.
+                let depthDecided = pressedChange == 0 || deepest < depth || (depth != 0 && deepest <= depth)
+                if feedbackDecided && depthDecided {
+                    if b.until == .infinity { break }
+                    k = VisualMetrics.firstFrame(notBefore: b.until, from: k, touchDown: touchDown, refreshRate: refreshRate)
+                    attemptGap = 1
+                    continue
+                }
+            }
+            if let b = bounds, b.isConstant {
+                constantUntil = b.until
+                continue
+            }
+            attemptIn = attemptGap
+            attemptGap = min(2 * attemptGap, 4)
         }
 
         var jump = 0.0
@@ -81,5 +123,18 @@ public struct VisualMetrics: Hashable, Sendable {
             jump = max(jump, abs(timeline.scale(at: t) - timeline.scale(justBefore: t)))
         }
         self.init(feedbackLatency: feedback, releaseJump: jump * halfSize, pressDepth: depth)
+    }
+
+    /// The first frame k ≥ `k` (capped at `maximumFrames`) at which an event at `time` has
+    /// happened (touchDown + k / refreshRate + tolerance ≥ time): a guess from the division, then
+    /// the loop's own comparison, so that the frame is the one the scan would reach.
+    static func firstFrame(notBefore time: Double, from k: Int, touchDown: Double, refreshRate: Double) -> Int {
+        let tol = ScaleTimeline.simultaneityTolerance
+        let guess = ((time - tol - touchDown) * refreshRate).rounded(.down) - 1
+        let first = k
+        var k = guess.isFinite && guess > Double(first) ? Int(min(guess, Double(maximumFrames))) : first
+        while k > first, time <= touchDown + Double(k - 1) / refreshRate + tol { k -= 1 }
+        while k < maximumFrames, time > touchDown + Double(k) / refreshRate + tol { k += 1 }
+        return k
     }
 }

@@ -93,7 +93,7 @@ public struct PressConfiguration: Hashable, Sendable {
     public var name: String { didSet { updateVersion() } }
     public var gesture: GestureModel { didSet { updateVersion() } }
     /// Press and release animations and the pressed scale.
-    public var animation: PressAnimation { didSet { updateVersion() } }
+    public var animation: PressAnimation { didSet { updateVersion(); resolvedAnimation = ResolvedPressAnimation(animation) } }
     public var actionRule: ActionRule { didSet { updateVersion() } }
     /// Seconds from the event that triggers the action to the action (e.g. 0.3 for the expand
     /// pattern's `DispatchQueue.main.asyncAfter(deadline: .now() + 0.3)`).
@@ -104,11 +104,16 @@ public struct PressConfiguration: Hashable, Sendable {
     /// made and again whenever a field changes (hashing the canonical JSON costs far more than
     /// replaying a session, so it is never done per session).
     public private(set) var version: String = ""
+    /// `animation` resolved (springs solved, curves set up), once when the configuration is made
+    /// and again whenever `animation` changes, so that replaying a session does not solve UIKit's
+    /// spring again (`Replay.trace(_:frame:…)` uses it).
+    public private(set) var resolvedAnimation: ResolvedPressAnimation
 
     public init(name: String, gesture: GestureModel, animation: PressAnimation,
                 actionRule: ActionRule = .upInside, actionDelay: Double = 0) {
         self.name = name; self.gesture = gesture; self.animation = animation
         self.actionRule = actionRule; self.actionDelay = actionDelay
+        resolvedAnimation = ResolvedPressAnimation(animation)
         updateVersion()
     }
 
