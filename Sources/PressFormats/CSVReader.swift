@@ -9,7 +9,7 @@ import Glibc
 /// `frame_y`, `frame_w`, `frame_h`); other columns become extra attributes (string values). An empty cell is an absent field. Quoted
 /// fields may contain commas, doubled quotes and line breaks (RFC 4180 §2). A row's line number
 /// is the line it starts on.
-public struct CSVReader: RecordSource {
+public struct CSVReader: ChunkedRecordSource {
     public let input: ByteInput
     private var header: [Column]?
     /// Per column, how `row` reads it: `ColumnCode`'s values, a byte each (the sample's five
@@ -87,6 +87,92 @@ public struct CSVReader: RecordSource {
                 if let item = try read(line, number: input.lineNumber, fromScratch: false) { return item }
             }
         }
+    }
+
+    public mutating func read(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
+        chunk.setFile(input.name)
+        while chunk.count < limit {
+            if replayIndex < replayLines.count || header == nil {
+                // The header, and lines read again after a quote given up on: the general path.
+                guard let item = try next() else { return .end }
+                appendLast(item, to: &chunk)
+                continue
+            }
+            guard let line = try input.nextLine(yieldingBeforeWait: yieldingBeforeWait) else {
+                return input.stoppedBeforeWaiting ? .wouldWait : .end
+            }
+            if input.framesOrigins { chunk.setFile(input.name) }
+            if plainRow(line, into: &chunk) { continue }
+            if let item = try read(line, number: input.lineNumber, fromScratch: false) { appendLast(item, to: &chunk) }
+        }
+        return .full
+    }
+
+    /// Appends `item`, the item `next()` or `read` returned last, with its row's bytes.
+    private func appendLast(_ item: RecordItem, to chunk: inout RecordChunk) {
+        withLastRawBytes { chunk.append(item, raw: $0) }
+    }
+
+    /// Calls `body` with the bytes of the row that produced the item last returned (empty
+    /// before the first); the pointer is valid only during the call.
+    func withLastRawBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        if lastWasScratch { return try scratch.withUnsafeBufferPointer(body) }
+        return try body(lastLine ?? UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// The common row, read straight into `chunk`: ASCII, no quote, as many cells as the
+    /// header, every cell empty but the sample's five, and those valid (the session's not
+    /// empty, the numbers finite decimals, the phase one of the five). False (nothing read) for
+    /// any other line, which then takes the general path (`read`, `row`): the same record, or
+    /// its reject.
+    @inline(__always)
+    private mutating func plainRow(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        let n = line.count
+        guard memchr(base, 0x22, n) == nil, isASCII(line) else { return false }
+        var sessionStart = 0, sessionEnd = 0
+        var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
+        var given = 0   // one bit per sample field read
+        let ok: Bool = codes.withUnsafeBufferPointer { codes in
+            let last = codes.count - 1
+            var k = 0
+            for column in 0...last {
+                var j = k
+                while j < n, base[j] != 0x2C { j += 1 }
+                if j > k {
+                    let cell = UnsafeBufferPointer(start: base + k, count: j - k)
+                    switch codes[column] {
+                    case ColumnCode.session:
+                        sessionStart = k; sessionEnd = j; given |= 1
+                    case ColumnCode.t:
+                        guard let d = DecimalParser.parse(cell), d.isFinite else { return false }
+                        t = d; given |= 2
+                    case ColumnCode.x:
+                        guard let d = DecimalParser.parse(cell), d.isFinite else { return false }
+                        x = d; given |= 4
+                    case ColumnCode.y:
+                        guard let d = DecimalParser.parse(cell), d.isFinite else { return false }
+                        y = d; given |= 8
+                    case ColumnCode.phase:
+                        guard let p = Self.phase(cell) else { return false }
+                        phase = p; given |= 16
+                    default:
+                        return false   // an attribute, an extra field or `type`: the general path
+                    }
+                }
+                if column == last { return j == n }
+                guard j < n else { return false }
+                k = j + 1
+            }
+            return false
+        }
+        guard ok, given == 31 else { return false }
+        let session = sessionCache.index(UnsafeBufferPointer(start: base + sessionStart, count: sessionEnd - sessionStart),
+                                         in: &chunk)
+        chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
+        lastLine = line
+        lastWasScratch = false
+        return true
     }
 
     /// Lines read ahead while a quote was open, to be read again after the row where it opened
@@ -442,33 +528,55 @@ public struct CSVReader: RecordSource {
 }
 
 /// The last few session ids read, as bytes and as the `String` made of them. Sessions of a log
-/// interleave (several fingers down at once), so most rows name one of the last few.
+/// interleave (several fingers down at once), so most rows name one of the last few. For a
+/// `RecordChunk`, each id is also kept with its index among the chunk's session ids, so a row
+/// of a session the chunk has already seen adds no `String` to it.
 struct SessionIDCache {
     /// How many ids are kept: more than the sessions usually in flight at once.
     static let capacity = 8
     private var bytes: [[UInt8]] = Array(repeating: [], count: capacity)
     private var strings: [String] = Array(repeating: "", count: capacity)
+    /// Per entry, the chunk generation its `local` index belongs to (0: none).
+    private var generations: [Int] = Array(repeating: 0, count: capacity)
+    private var locals: [Int32] = Array(repeating: 0, count: capacity)
     private var next = 0
     /// Where the last id was found: consecutive rows most often name the same session.
     private var lastHit = 0
 
-    /// The id spelled by `b` (valid UTF-8, checked by the caller), from the cache when it is there.
-    mutating func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
+    /// The entry holding the id spelled by `b` (valid UTF-8, checked by the caller), made when
+    /// it is not there.
+    @inline(__always)
+    private mutating func entry(_ b: UnsafeBufferPointer<UInt8>) -> Int {
         for i in 0..<Self.capacity {
-            let k = (lastHit + i) % Self.capacity
-            guard bytes[k].count == b.count else { continue }
+            let k = (lastHit + i) & (Self.capacity - 1)
             let same = bytes[k].withUnsafeBufferPointer { cached in
-                b.count == 0 || memcmp(cached.baseAddress!, b.baseAddress!, b.count) == 0
+                cached.count == b.count && (b.count == 0 || memcmp(cached.baseAddress!, b.baseAddress!, b.count) == 0)
             }
-            if same { lastHit = k; return strings[k] }
+            if same { lastHit = k; return k }
         }
-        let s = String(decoding: b, as: UTF8.self)
-        bytes[next].removeAll(keepingCapacity: true)
-        bytes[next].append(contentsOf: b)
-        strings[next] = s
-        lastHit = next
-        next = (next + 1) % Self.capacity
-        return s
+        let k = next
+        bytes[k].removeAll(keepingCapacity: true)
+        bytes[k].append(contentsOf: b)
+        strings[k] = String(decoding: b, as: UTF8.self)
+        generations[k] = 0
+        lastHit = k
+        next = (next + 1) & (Self.capacity - 1)
+        return k
+    }
+
+    /// The id spelled by `b` (valid UTF-8, checked by the caller), from the cache when it is there.
+    mutating func string(_ b: UnsafeBufferPointer<UInt8>) -> String { strings[entry(b)] }
+
+    /// The index in `chunk.sessionIDs` of the id spelled by `b` (valid UTF-8), added to the
+    /// chunk when it is not there yet.
+    @inline(__always)
+    mutating func index(_ b: UnsafeBufferPointer<UInt8>, in chunk: inout RecordChunk) -> Int32 {
+        let k = entry(b)
+        if generations[k] != chunk.generation {
+            generations[k] = chunk.generation
+            locals[k] = chunk.addSessionID(strings[k])
+        }
+        return locals[k]
     }
 }
 

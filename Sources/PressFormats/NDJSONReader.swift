@@ -10,7 +10,7 @@ import Glibc
 ///
 ///     var r = NDJSONReader(try ByteInput(path: "events.ndjson"))
 ///     while let item = try r.next() { … }
-public struct NDJSONReader: RecordSource {
+public struct NDJSONReader: ChunkedRecordSource {
     public let input: ByteInput
     private var fields: [JSONField] = []
     /// The last line returned; points into `input`'s buffer, valid until the next `next()`.
@@ -34,6 +34,109 @@ public struct NDJSONReader: RecordSource {
     }
 
     public var lastRaw: String { lastLine.map(rawText) ?? "" }
+
+    public mutating func read(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
+        chunk.setFile(input.name)
+        while chunk.count < limit {
+            guard let line = try input.nextLine(yieldingBeforeWait: yieldingBeforeWait) else {
+                return input.stoppedBeforeWaiting ? .wouldWait : .end
+            }
+            if isBlank(line) { continue }
+            if input.framesOrigins { chunk.setFile(input.name) }
+            lastLine = line
+            if plainRecord(line, into: &chunk) { continue }
+            chunk.append(decode(line, SourceLocation(file: input.name, line: input.lineNumber)), raw: line)
+        }
+        return .full
+    }
+
+    /// The common line, read straight into `chunk`: ASCII, no blanks, an object of exactly the
+    /// sample's five fields in any order (`session`, `t`, `phase`, `x`, `y`), the session a
+    /// non-empty string without escapes, the numbers without an exponent, the phase one of the
+    /// five. False (nothing read) for any other line, which then takes the general path
+    /// (`decode`, the `JSONScanner`): the same record, or its reject.
+    @inline(__always)
+    mutating func plainRecord(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
+        guard let p = line.baseAddress, line.count > 2, isASCII(line) else { return false }
+        let n = line.count
+        guard p[0] == 0x7B, p[n - 1] == 0x7D else { return false }   // { … }
+        var k = 1
+        var given = 0   // one bit per field
+        var sessionStart = 0, sessionEnd = 0
+        var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
+        while true {
+            // "key":
+            guard k + 3 < n, p[k] == 0x22 else { return false }
+            let key: Int   // 1 session, 2 t, 4 phase, 8 x, 16 y
+            if p[k + 2] == 0x22 {
+                switch p[k + 1] {
+                case UInt8(ascii: "t"): key = 2
+                case UInt8(ascii: "x"): key = 8
+                case UInt8(ascii: "y"): key = 16
+                default: return false
+                }
+                k += 3
+            } else if k + 8 < n, p[k + 8] == 0x22, Self.spells(p + k + 1, "session") {
+                key = 1; k += 9
+            } else if k + 6 < n, p[k + 6] == 0x22, Self.spells(p + k + 1, "phase") {
+                key = 4; k += 7
+            } else {
+                return false
+            }
+            guard given & key == 0, k < n, p[k] == 0x3A else { return false }
+            given |= key
+            k += 1
+            if key == 1 || key == 4 {
+                // A string of printable ASCII without escapes.
+                guard k < n, p[k] == 0x22 else { return false }
+                let start = k + 1
+                var j = start
+                while j < n, p[j] != 0x22 {
+                    if p[j] == 0x5C || p[j] < 0x20 { return false }
+                    j += 1
+                }
+                guard j < n, j > start else { return false }
+                if key == 1 {
+                    sessionStart = start; sessionEnd = j
+                } else {
+                    guard let ph = CSVReader.phase(UnsafeBufferPointer(start: p + start, count: j - start)) else { return false }
+                    phase = ph
+                }
+                k = j + 1
+            } else {
+                // A JSON number without an exponent: -?(0|[1-9][0-9]*)(\.[0-9]+)?
+                let start = k
+                if k < n, p[k] == 0x2D { k += 1 }
+                guard k < n, p[k] &- 0x30 < 10 else { return false }
+                if p[k] == 0x30 { k += 1 } else { while k < n, p[k] &- 0x30 < 10 { k += 1 } }
+                if k < n, p[k] == 0x2E {
+                    k += 1
+                    guard k < n, p[k] &- 0x30 < 10 else { return false }
+                    while k < n, p[k] &- 0x30 < 10 { k += 1 }
+                }
+                guard k < n, p[k] == 0x2C || p[k] == 0x7D,
+                      let d = DecimalParser.parse(UnsafeBufferPointer(start: p + start, count: k - start)), d.isFinite
+                else { return false }
+                if key == 2 { t = d } else if key == 8 { x = d } else { y = d }
+            }
+            guard k < n else { return false }
+            if p[k] == 0x2C { k += 1; continue }
+            guard p[k] == 0x7D, k == n - 1 else { return false }
+            break
+        }
+        guard given == 31 else { return false }
+        let session = sessionCache.index(UnsafeBufferPointer(start: p + sessionStart, count: sessionEnd - sessionStart),
+                                         in: &chunk)
+        chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
+        return true
+    }
+
+    /// Whether the bytes at `p` spell `word` (the caller checked there are enough).
+    @inline(__always)
+    private static func spells(_ p: UnsafePointer<UInt8>, _ word: StaticString) -> Bool {
+        memcmp(p, word.utf8Start, word.utf8CodeUnitCount) == 0
+    }
+
 
     func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         for b in line where !(b == 0x20 || b == 0x09 || b == 0x0D) { return false }

@@ -81,11 +81,12 @@ public final class ByteInput {
     /// Bytes read per `read(2)` call: 1 MiB (large enough that system calls do not matter).
     public static let chunkSize = 1 << 20
 
-    /// Called, on the reading thread, just before a read that will wait for data: the input
-    /// is a pipe, terminal or socket with nothing to read yet (`poll(2)` says so; a regular
-    /// file never waits). What was read so far can then be handed on instead of held while
-    /// the writer stalls (ingest's reader thread passes its partial chunk). Nil: not asked.
-    public var beforeWaiting: (() -> Void)?
+    /// True after `nextLine(yieldingBeforeWait: true)` returned nil because the next read would
+    /// wait for data (the input is a pipe, terminal or socket with nothing to read yet:
+    /// `poll(2)` says so; a regular file never waits), not because the input ended. What was
+    /// read so far can then be handed on instead of held while the writer stalls (ingest's
+    /// reader thread passes its partial chunk); the next call waits.
+    public private(set) var stoppedBeforeWaiting = false
 
     /// Opens `path` for reading.
     /// - Throws: `InputError` naming the file and the system's reason.
@@ -145,8 +146,13 @@ public final class ByteInput {
 
     /// Reads more bytes after `end`, moving the unread window to the front and growing the
     /// buffer when it is full. False at end of input.
-    private func fill() throws -> Bool {
+    private func fill(yieldingBeforeWait: Bool = false) throws -> Bool {
         if atEOF { return false }
+        if yieldingBeforeWait, !stoppedBeforeWaiting, fd >= 0 {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) == 0 { stoppedBeforeWaiting = true; return false }
+        }
+        stoppedBeforeWaiting = false
         if start > 0 {
             if end > start { buffer.update(from: buffer + start, count: end - start) }
             end -= start
@@ -158,10 +164,6 @@ public final class ByteInput {
             buffer.deallocate()
             buffer = bigger
             capacity *= 2
-        }
-        if let beforeWaiting, fd >= 0 {
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 0) == 0 { beforeWaiting() }
         }
         while true {
             let n = read(fd, buffer + end, capacity - end)
@@ -179,7 +181,12 @@ public final class ByteInput {
 
     /// The next line without its `\n` (or `\r\n`), valid until the next call; nil at the end.
     /// A last line without a newline is returned too.
-    public func nextLine() throws -> UnsafeBufferPointer<UInt8>? {
+    public func nextLine() throws -> UnsafeBufferPointer<UInt8>? { try nextLine(yieldingBeforeWait: false) }
+
+    /// `nextLine()`; with `yieldingBeforeWait`, nil also when the line is not all read and
+    /// reading more would wait for data (then `stoppedBeforeWaiting` is true, nothing is
+    /// consumed, and the next call waits for the data).
+    public func nextLine(yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
         var scanFrom = start
         while true {
             if let nl = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
@@ -192,7 +199,8 @@ public final class ByteInput {
                 return try withoutByteOrderMark(lineStart, lineEnd)
             }
             let scanned = end - start
-            if try !fill() {
+            if try !fill(yieldingBeforeWait: yieldingBeforeWait) {
+                if stoppedBeforeWaiting { return nil }
                 guard end > start else { return nil }
                 var lineEnd = end
                 let lineStart = start
