@@ -15,6 +15,9 @@ public struct CSVReader: ChunkedRecordSource {
     /// Per column, how `row` reads it: `ColumnCode`'s values, a byte each (the sample's five
     /// fields without looking at `header`'s enum, which copies its payload).
     private var codes: [UInt8] = []
+    /// The last column of the sample's five, and the commas that follow it in a row whose
+    /// later cells are all empty (the common row: attributes are given on a session's first).
+    private var emptyTail: (column: Int, commas: [UInt8]) = (-1, [])
     private var requiredMissing: [String] = []
     /// The current row's cells are `cells[0..<cellCount]`; the array only grows.
     private var cells: [Cell] = Array(repeating: Cell(start: 0, end: 0, quoted: false), count: 32)
@@ -26,6 +29,8 @@ public struct CSVReader: ChunkedRecordSource {
     /// Session ids read recently (several sessions are in flight at once), so a row of one of
     /// them reuses its `String` instead of building one.
     private var sessionCache = SessionIDCache()
+    /// Attribute values read recently (a session's first row gives them).
+    private var attributeCache = AttributeValueCache()
 
     /// What a column holds.
     enum Column: Equatable {
@@ -133,35 +138,41 @@ public struct CSVReader: ChunkedRecordSource {
         var sessionStart = 0, sessionEnd = 0
         var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
         var given = 0   // one bit per sample field read
+        let tail = emptyTail
         let ok: Bool = codes.withUnsafeBufferPointer { codes in
             let last = codes.count - 1
             var k = 0
             for column in 0...last {
                 var j = k
-                while j < n, base[j] != 0x2C { j += 1 }
-                if j > k {
-                    let cell = UnsafeBufferPointer(start: base + k, count: j - k)
-                    switch codes[column] {
-                    case ColumnCode.session:
-                        sessionStart = k; sessionEnd = j; given |= 1
-                    case ColumnCode.t:
-                        guard let d = DecimalParser.parse(cell), d.isFinite else { return false }
-                        t = d; given |= 2
-                    case ColumnCode.x:
-                        guard let d = DecimalParser.parse(cell), d.isFinite else { return false }
-                        x = d; given |= 4
-                    case ColumnCode.y:
-                        guard let d = DecimalParser.parse(cell), d.isFinite else { return false }
-                        y = d; given |= 8
-                    case ColumnCode.phase:
-                        guard let p = Self.phase(cell) else { return false }
-                        phase = p; given |= 16
-                    default:
-                        return false   // an attribute, an extra field or `type`: the general path
+                let code = codes[column]
+                switch code {
+                case ColumnCode.t, ColumnCode.x, ColumnCode.y:
+                    guard k < n, base[k] != 0x2C else { return false }   // empty: the general path says it is missing
+                    let (number, end) = Self.number(base, from: k, to: n)
+                    guard let d = number, d.isFinite else { return false }
+                    if code == ColumnCode.t { t = d; given |= 2 } else if code == ColumnCode.x { x = d; given |= 4 } else { y = d; given |= 8 }
+                    j = end
+                default:
+                    while j < n, base[j] != 0x2C { j += 1 }
+                    if j > k {
+                        let cell = UnsafeBufferPointer(start: base + k, count: j - k)
+                        switch code {
+                        case ColumnCode.session:
+                            sessionStart = k; sessionEnd = j; given |= 1
+                        case ColumnCode.phase:
+                            guard let p = Self.phase(cell) else { return false }
+                            phase = p; given |= 16
+                        default:
+                            return false   // an attribute, an extra field or `type`: the general path
+                        }
                     }
                 }
                 if column == last { return j == n }
                 guard j < n else { return false }
+                // The columns after the sample's last one, all empty: the rest is their commas.
+                if column == tail.column, n - j == tail.commas.count {
+                    return tail.commas.withUnsafeBufferPointer { memcmp(base + j, $0.baseAddress!, n - j) == 0 }
+                }
                 k = j + 1
             }
             return false
@@ -173,6 +184,41 @@ public struct CSVReader: ChunkedRecordSource {
         lastLine = line
         lastWasScratch = false
         return true
+    }
+
+    /// The number in the cell that starts at `k` and ends at the next comma (or `n`), as
+    /// `DecimalParser.parse` reads the cell, and where the cell ends. A short decimal
+    /// (`DecimalParser.parseShort`'s: a sign, at most 15 digits and a point, 16 bytes) is read
+    /// while the comma is looked for, with `parseShort`'s arithmetic; anything else is found
+    /// first and given to `DecimalParser.parse`.
+    @inline(__always)
+    static func number(_ base: UnsafePointer<UInt8>, from k: Int, to n: Int) -> (Double?, Int) {
+        var j = k
+        var negative = false
+        if base[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if base[j] == UInt8(ascii: "+") { j += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = -1   // digits after the point; -1 before a point
+        while j < n {
+            let c = base[j]
+            if c &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
+                digits += 1
+                if fraction >= 0 { fraction += 1 }
+            } else if c == UInt8(ascii: "."), fraction < 0 {
+                fraction = 0
+            } else {
+                break
+            }
+            j += 1
+        }
+        if j == n || base[j] == 0x2C, digits > 0, digits <= 15, j - k <= 16 {
+            var v = Double(mantissa)
+            if fraction > 0 { v /= DecimalParser.exactPowers[fraction] }
+            return (negative ? -v : v, j)
+        }
+        while j < n, base[j] != 0x2C { j += 1 }
+        return (DecimalParser.parse(UnsafeBufferPointer(start: base + k, count: j - k)), j)
     }
 
     /// Lines read ahead while a quote was open, to be read again after the row where it opened
@@ -309,6 +355,8 @@ public struct CSVReader: ChunkedRecordSource {
             default: return ColumnCode.other
             }
         }
+        let lastSample = codes.lastIndex { $0 != ColumnCode.other } ?? 0
+        emptyTail = (lastSample, Array(repeating: 0x2C, count: codes.count - 1 - lastSample))
     }
 
     /// Splits a row into cells; returns true when a quoted field is still open at the end.
@@ -442,7 +490,7 @@ public struct CSVReader: ChunkedRecordSource {
                 if s != "touch" { return reject("unknown record type \(JSONText.string(s)) (a CSV row is a touch record)") }
             case .field(.attribute(let attribute)):
                 if values == nil { values = TouchFieldValues() }
-                if let problem = set(attribute, b, c, &values!.attributes) { return reject(problem) }
+                if let problem = set(attribute, b, c, &values!.values) { return reject(problem) }
             }
         }
         for (attribute, parts) in frames {
@@ -454,7 +502,7 @@ public struct CSVReader: ChunkedRecordSource {
             case .failure(let p): return reject(p.reason)
             case .success(let r):
                 if values == nil { values = TouchFieldValues() }
-                values!.attributes[value: attribute] = .frame(r)
+                values!.values[attribute.rawValue] = .frame(r)
             }
         }
         // Built here rather than through `TouchFieldValues.record` to save copies of the record.
@@ -491,22 +539,27 @@ public struct CSVReader: ChunkedRecordSource {
         }
     }
 
-    /// Stores one attribute's cell, by the attribute's kind; returns the reason when it is invalid.
-    func set(_ attribute: SessionAttribute, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell,
-             _ attributes: inout SessionAttributes) -> String? {
-        let s = Self.text(b, c)
-        let value: Result<AttributeValue, FieldProblem>
-        switch attribute.kind {
-        case .text: value = .success(.text(s))
-        case .container:
-            value = (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
-                .map(AttributeValue.container)
-        case .scrollAxis: value = FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
-        case .frame: return nil // given as four columns (rejected by that name in the header)
+    /// Stores one attribute's cell in `values` (by `SessionAttribute.rawValue`), by the
+    /// attribute's kind; returns the reason when it is invalid. An unquoted cell read before
+    /// comes from `attributeCache`.
+    mutating func set(_ attribute: SessionAttribute, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell,
+                      _ values: inout [AttributeValue?]) -> String? {
+        if attribute.kind == .frame { return nil } // given as four columns (rejected by that name in the header)
+        func read() -> Result<AttributeValue, FieldProblem> {
+            let s = Self.text(b, c)
+            switch attribute.kind {
+            case .text: return .success(.text(s))
+            case .container:
+                return (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
+                    .map(AttributeValue.container)
+            case .scrollAxis: return FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
+            case .frame: preconditionFailure("frames are read as four columns")
+            }
         }
+        let value = c.quoted ? read() : attributeCache.value(attribute, UnsafeBufferPointer(rebasing: b[c.start..<c.end]), read)
         switch value {
         case .failure(let p): return p.reason
-        case .success(let v): attributes[value: attribute] = v
+        case .success(let v): values[attribute.rawValue] = v
         }
         return nil
     }

@@ -17,6 +17,8 @@ public struct NDJSONReader: ChunkedRecordSource {
     var lastLine: UnsafeBufferPointer<UInt8>?
     /// Recent session ids, so a record of a session in flight reuses its `String`.
     private var sessionCache = SessionIDCache()
+    /// Attribute values read recently (a session's first line gives them).
+    private var attributeCache = AttributeValueCache()
 
     public init(_ input: ByteInput) {
         self.input = input
@@ -104,19 +106,38 @@ public struct NDJSONReader: ChunkedRecordSource {
                 }
                 k = j + 1
             } else {
-                // A JSON number without an exponent: -?(0|[1-9][0-9]*)(\.[0-9]+)?
+                // A JSON number without an exponent, -?(0|[1-9][0-9]*)(\.[0-9]+)?, its digits
+                // gathered as `DecimalParser.parseShort` gathers them (the value is its, for up to
+                // 15 digits in 16 bytes; `DecimalParser.parse`'s beyond).
                 let start = k
-                if k < n, p[k] == 0x2D { k += 1 }
+                var negative = false
+                if k < n, p[k] == 0x2D { negative = true; k += 1 }
                 guard k < n, p[k] &- 0x30 < 10 else { return false }
-                if p[k] == 0x30 { k += 1 } else { while k < n, p[k] &- 0x30 < 10 { k += 1 } }
+                var mantissa: UInt64 = 0
+                var digits = 0, fraction = 0
+                if p[k] == 0x30 {
+                    k += 1; digits = 1
+                } else {
+                    while k < n, p[k] &- 0x30 < 10 { mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; k += 1 }
+                }
                 if k < n, p[k] == 0x2E {
                     k += 1
                     guard k < n, p[k] &- 0x30 < 10 else { return false }
-                    while k < n, p[k] &- 0x30 < 10 { k += 1 }
+                    while k < n, p[k] &- 0x30 < 10 {
+                        mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; fraction += 1; k += 1
+                    }
                 }
-                guard k < n, p[k] == 0x2C || p[k] == 0x7D,
-                      let d = DecimalParser.parse(UnsafeBufferPointer(start: p + start, count: k - start)), d.isFinite
-                else { return false }
+                guard k < n, p[k] == 0x2C || p[k] == 0x7D else { return false }
+                var d: Double
+                if digits <= 15, k - start <= 16 {
+                    d = Double(mantissa)
+                    if fraction > 0 { d /= DecimalParser.exactPowers[fraction] }
+                    if negative { d = -d }
+                } else {
+                    guard let parsed = DecimalParser.parse(UnsafeBufferPointer(start: p + start, count: k - start)), parsed.isFinite
+                    else { return false }
+                    d = parsed
+                }
                 if key == 2 { t = d } else if key == 8 { x = d } else { y = d }
             }
             guard k < n else { return false }
@@ -170,7 +191,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                         if let problem = try sample.set(known, f.value, in: line, &sessionCache) { return reject(problem) }
                     case .attribute(let attribute):
                         if values == nil { values = TouchFieldValues() }
-                        if let problem = try Self.set(attribute, f.value, in: line, &values!.attributes) { return reject(problem) }
+                        if let problem = try set(attribute, f.value, in: line, &values!.values) { return reject(problem) }
                     }
                 } else {
                     let key = try JSONScanner.string(line, f.key)
@@ -311,36 +332,46 @@ public struct NDJSONReader: ChunkedRecordSource {
         }
     }
 
-    /// Stores one attribute's value (JSON `null`: not given), by its kind; returns the reason
-    /// when it is invalid.
-    static func set(_ attribute: SessionAttribute, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
-                    _ attributes: inout SessionAttributes) throws(JSONSyntaxError) -> String? {
-        let name = attribute.key
+    /// Stores one attribute's value (JSON `null`: not given) in `values` (by
+    /// `SessionAttribute.rawValue`), by its kind; returns the reason when it is invalid. A value
+    /// whose JSON text was read before comes from `attributeCache`.
+    mutating func set(_ attribute: SessionAttribute, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
+                      _ values: inout [AttributeValue?]) throws(JSONSyntaxError) -> String? {
         if v.kind == .null { return nil }
+        let text = v.kind == .string ? (v.start - 1)..<(v.end + 1) : v.start..<v.end
+        let value = try attributeCache.value(attribute, UnsafeBufferPointer(rebasing: b[text])) {
+            () throws(JSONSyntaxError) -> Result<AttributeValue, FieldProblem> in try Self.read(attribute, v, in: b)
+        }
+        switch value {
+        case .failure(let r): return r.reason
+        case .success(let value): values[attribute.rawValue] = value
+        }
+        return nil
+    }
+
+    /// One attribute's value (not JSON `null`), by its kind, or the reason it is invalid.
+    static func read(_ attribute: SessionAttribute, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>)
+        throws(JSONSyntaxError) -> Result<AttributeValue, FieldProblem>
+    {
+        let name = attribute.key
         func string() throws(JSONSyntaxError) -> Result<String, FieldProblem> {
             guard v.kind == .string else { return .failure(FieldProblem("\"\(name)\" must be a string, not \(kindName(v.kind))")) }
             return .success(try JSONScanner.string(b, v))
         }
-        let value: Result<AttributeValue, FieldProblem>
         switch attribute.kind {
         case .text:
-            value = try string().map(AttributeValue.text)
+            return try string().map(AttributeValue.text)
         case .frame:
-            guard v.kind == .array else { return "\"\(name)\" must be [x, y, width, height], not \(kindName(v.kind))" }
+            guard v.kind == .array else { return .failure(FieldProblem("\"\(name)\" must be [x, y, width, height], not \(kindName(v.kind))")) }
             let elements = try JSONScanner.elements(of: b, in: v)
             guard elements.allSatisfy({ $0.kind == .number || $0.kind == .nonFinite }) else {
-                return "\"\(name)\" must be [x, y, width, height], 4 numbers"
+                return .failure(FieldProblem("\"\(name)\" must be [x, y, width, height], 4 numbers"))
             }
-            value = FieldCheck.frame(elements.map(\.number), name: name).map(AttributeValue.frame)
+            return FieldCheck.frame(elements.map(\.number), name: name).map(AttributeValue.frame)
         case .container:
-            value = ContainerJSON.parse(b, v).map(AttributeValue.container)
+            return ContainerJSON.parse(b, v).map(AttributeValue.container)
         case .scrollAxis:
-            value = try string().flatMap { FieldCheck.scrollAxis($0, name: name) }.map(AttributeValue.scrollAxis)
+            return try string().flatMap { FieldCheck.scrollAxis($0, name: name) }.map(AttributeValue.scrollAxis)
         }
-        switch value {
-        case .failure(let r): return r.reason
-        case .success(let v): attributes[value: attribute] = v
-        }
-        return nil
     }
 }
