@@ -187,36 +187,14 @@ public struct CSVReader: ChunkedRecordSource {
     }
 
     /// The number in the cell that starts at `k` and ends at the next comma (or `n`), as
-    /// `DecimalParser.parse` reads the cell, and where the cell ends. A short decimal
-    /// (`DecimalParser.parseShort`'s: a sign, at most 15 digits and a point, 16 bytes) is read
-    /// while the comma is looked for, with `parseShort`'s arithmetic; anything else is found
-    /// first and given to `DecimalParser.parse`.
+    /// `DecimalParser.parse` reads the cell, and where the cell ends. A short decimal is read
+    /// while the comma is looked for (`DecimalParser.shortPrefix`, `parseShort`'s arithmetic);
+    /// anything else is found first and given to `DecimalParser.parse`.
     @inline(__always)
     static func number(_ base: UnsafePointer<UInt8>, from k: Int, to n: Int) -> (Double?, Int) {
-        var j = k
-        var negative = false
-        if base[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if base[j] == UInt8(ascii: "+") { j += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = -1   // digits after the point; -1 before a point
-        while j < n {
-            let c = base[j]
-            if c &- 0x30 < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
-                digits += 1
-                if fraction >= 0 { fraction += 1 }
-            } else if c == UInt8(ascii: "."), fraction < 0 {
-                fraction = 0
-            } else {
-                break
-            }
-            j += 1
-        }
-        if j == n || base[j] == 0x2C, digits > 0, digits <= 15, j - k <= 16 {
-            var v = Double(mantissa)
-            if fraction > 0 { v /= DecimalParser.exactPowers[fraction] }
-            return (negative ? -v : v, j)
-        }
+        let short = DecimalParser.shortPrefix(base, from: k, to: n)
+        var j = short.end
+        if let value = short.value, j == n || base[j] == 0x2C { return (value, j) }
         while j < n, base[j] != 0x2C { j += 1 }
         return (DecimalParser.parse(UnsafeBufferPointer(start: base + k, count: j - k)), j)
     }
