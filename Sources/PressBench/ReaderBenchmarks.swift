@@ -1,5 +1,6 @@
 // Benchmarks of the log readers: one record read from a generated log held in memory (bytes to
-// `RecordItem`, no database), and session assembly of the records read.
+// `RecordItem`, or a chunk at a time into a `RecordChunk` as ingest reads; no database), and
+// session assembly of the records read.
 import PressCore
 import PressFormats
 import PressStore
@@ -33,6 +34,25 @@ private func read<R: RecordSource>(_ n: Int, _ log: [UInt8], _ make: (ByteInput)
     return sum
 }
 
+/// Reads `n` items a chunk (2,048 items) at a time, as ingest's reader thread does, starting over
+/// at the log's end; returns a sum of what was read.
+private func readChunks<R: ChunkedRecordSource>(_ n: Int, _ log: [UInt8], _ make: (ByteInput) -> R) -> Double {
+    var sum = 0.0
+    var left = n
+    var chunk = RecordChunk(capacity: 2_048)
+    while left > 0 {
+        var r = make(ByteInput(bytes: log, name: "bench"))
+        while left > 0 {
+            chunk.removeAll()
+            let read = try! r.read(into: &chunk, limit: min(2_048, left), yieldingBeforeWait: false)
+            for s in chunk.samples { sum += s.x }
+            left -= chunk.count
+            if read == .end { break }
+        }
+    }
+    return sum
+}
+
 /// Reads `n` records and assembles them into sessions, as ingest does before storing.
 private func assemble<R: RecordSource>(_ n: Int, _ log: [UInt8], _ make: (ByteInput) -> R) -> Double {
     var sum = 0.0
@@ -59,6 +79,10 @@ private let ndjsonLog = generatedLog(.ndjson, sessions: 5_000).bytes
 var readerBenchmarks: [Benchmark] { [
     Benchmark(name: "csv-read", what: "CSVReader.next(), one generated record") { n in read(n, csvLog, CSVReader.init) },
     Benchmark(name: "ndjson-read", what: "NDJSONReader.next(), one generated record") { n in read(n, ndjsonLog, NDJSONReader.init) },
+    Benchmark(name: "csv-chunks", what: "CSVReader.read(into:), one generated record") { n in readChunks(n, csvLog, CSVReader.init) },
+    Benchmark(name: "ndjson-chunks", what: "NDJSONReader.read(into:), one generated record") { n in
+        readChunks(n, ndjsonLog, NDJSONReader.init)
+    },
     Benchmark(name: "csv-assemble", what: "CSVReader.next() and SessionAssembler.add, one record") { n in
         assemble(n, csvLog, CSVReader.init)
     },

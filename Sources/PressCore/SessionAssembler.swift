@@ -71,20 +71,73 @@ public enum AssemblyEvent<Meta, Location> {
 ///     var a = SessionAssembler<MyMeta, Int>()
 ///     switch a.add(session: "s1", sample: began, meta: m, at: 1) { … }
 ///
+/// A caller adding many samples of one session (ingest, a chunk of records at a time) looks its
+/// open session up once (`handle(of:)`) and adds the rest through the handle
+/// (`add(_:to:at:)`): no lookup by id per sample.
+///
 /// The methods are `@inlinable` so callers in other modules get code specialised for their
 /// `Meta` and `Location` (ingest calls `add` once per record).
 public struct SessionAssembler<Meta: SessionMergeable, Location> {
-    @usableFromInline var storage: [String: OpenSession<Meta, Location>] = [:]
+    /// Open sessions in slots that stay put while the session is open (freed slots are reused).
+    @usableFromInline var slots: [OpenSession<Meta, Location>?] = []
+    /// Per slot, the serial number of the session in it: a handle names a slot and a serial, so
+    /// a handle kept after its session completed never reaches the session reusing the slot.
+    @usableFromInline var serials: [Int] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var slotByID: [String: Int] = [:]
+    @usableFromInline var nextSerial = 0
+
+    /// An open session, as `handle(of:)` found it; valid until that session completes or is
+    /// drained (then `add(_:to:at:)` says so).
+    public struct Handle: Hashable, Sendable {
+        @usableFromInline let slot: Int
+        @usableFromInline let serial: Int
+        @inlinable init(slot: Int, serial: Int) { self.slot = slot; self.serial = serial }
+    }
 
     /// The open sessions by id.
-    public var open: [String: OpenSession<Meta, Location>] { storage }
+    public var open: [String: OpenSession<Meta, Location>] {
+        slotByID.mapValues { slots[$0]! }
+    }
 
     @inlinable public init() {}
 
-    @inlinable public func isOpen(_ id: String) -> Bool { storage[id] != nil }
+    @inlinable public func isOpen(_ id: String) -> Bool { slotByID[id] != nil }
+
+    /// The open session `id`, nil when it is not open.
+    @inlinable public func handle(of id: String) -> Handle? {
+        guard let slot = slotByID[id] else { return nil }
+        return Handle(slot: slot, serial: serials[slot])
+    }
+
+    @inlinable mutating func insert(_ session: OpenSession<Meta, Location>) {
+        nextSerial += 1
+        let slot: Int
+        if let reused = freeSlots.popLast() {
+            slot = reused
+            slots[slot] = session
+            serials[slot] = nextSerial
+        } else {
+            slot = slots.count
+            slots.append(session)
+            serials.append(nextSerial)
+        }
+        slotByID[session.id] = slot
+    }
+
+    @inlinable mutating func remove(slot: Int) -> OpenSession<Meta, Location> {
+        let s = slots[slot].take()!
+        slotByID[s.id] = nil
+        serials[slot] = 0
+        freeSlots.append(slot)
+        return s
+    }
 
     /// Re-opens a session stored as pending by an earlier run, so later samples complete it.
-    @inlinable public mutating func resume(_ session: OpenSession<Meta, Location>) { storage[session.id] = session }
+    @inlinable public mutating func resume(_ session: OpenSession<Meta, Location>) {
+        if let slot = slotByID[session.id] { _ = remove(slot: slot) }
+        insert(session)
+    }
 
     /// Adds one sample of session `id`.
     @inlinable public mutating func add(session id: String, sample: TouchSample, meta: Meta, at location: Location)
@@ -100,15 +153,30 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
                                         empty: @autoclosure () -> Meta, at location: Location)
         -> AssemblyEvent<Meta, Location>
     {
-        guard let index = storage.index(forKey: id) else {
+        guard let slot = slotByID[id] else {
             guard sample.phase == .began else { return .rejected(.notOpen(sample.phase)) }
-            storage[id] = OpenSession(id: id, samples: [sample], meta: meta ?? empty(), first: location, last: location)
+            insert(OpenSession(id: id, samples: [sample], meta: meta ?? empty(), first: location, last: location))
             return .accepted
         }
-        // Mutate in place through the dictionary's storage (no copy of the samples).
+        return add(sample, meta: meta, slot: slot, at: location)
+    }
+
+    /// Adds a sample without attributes to the open session `handle` names; nil (nothing done)
+    /// when that session is no longer open: look it up again by id.
+    @inlinable public mutating func add(_ sample: TouchSample, to handle: Handle, at location: Location)
+        -> AssemblyEvent<Meta, Location>?
+    {
+        guard handle.slot < serials.count, serials[handle.slot] == handle.serial else { return nil }
+        return add(sample, meta: nil, slot: handle.slot, at: location)
+    }
+
+    @inlinable mutating func add(_ sample: TouchSample, meta: Meta?, slot: Int, at location: Location)
+        -> AssemblyEvent<Meta, Location>
+    {
+        // Mutate in place through the slot (no copy of the samples).
         var problem: AssemblyProblem?
         var done = false
-        storage.values[index].withMutable { s in
+        slots[slot]!.withMutable { s in
             if sample.phase == .began { problem = .secondBegan; return }
             let previous = s.samples[s.samples.count - 1].t
             if sample.t < previous { problem = .timeGoesBackwards(t: sample.t, previous: previous); return }
@@ -118,20 +186,23 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
             done = sample.phase.isTerminal
         }
         if let problem { return .rejected(problem) }
-        if done { return .completed(storage.remove(at: index).value) }
+        if done { return .completed(remove(slot: slot)) }
         return .accepted
     }
 
     /// Lets `body` change every open session in place (e.g. to renumber locations).
     @inlinable public mutating func updateOpenSessions(_ body: (inout OpenSession<Meta, Location>) -> Void) {
-        for index in storage.indices { storage.values[index].withMutable(body) }
+        for slot in slots.indices where slots[slot] != nil { slots[slot]!.withMutable(body) }
     }
 
     /// Removes and returns every open session, ordered by id (for the end of an input: the
     /// caller keeps them as pending).
     @inlinable public mutating func drain() -> [OpenSession<Meta, Location>] {
-        let all = storage.values.sorted { $0.id < $1.id }
-        storage.removeAll()
+        let all = slots.compactMap { $0 }.sorted { $0.id < $1.id }
+        slots.removeAll()
+        serials.removeAll()
+        freeSlots.removeAll()
+        slotByID.removeAll()
         return all
     }
 }

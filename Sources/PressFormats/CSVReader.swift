@@ -9,12 +9,15 @@ import Glibc
 /// `frame_y`, `frame_w`, `frame_h`); other columns become extra attributes (string values). An empty cell is an absent field. Quoted
 /// fields may contain commas, doubled quotes and line breaks (RFC 4180 §2). A row's line number
 /// is the line it starts on.
-public struct CSVReader: RecordSource {
+public struct CSVReader: ChunkedRecordSource {
     public let input: ByteInput
     private var header: [Column]?
     /// Per column, how `row` reads it: `ColumnCode`'s values, a byte each (the sample's five
     /// fields without looking at `header`'s enum, which copies its payload).
     private var codes: [UInt8] = []
+    /// The last column of the sample's five, and the commas that follow it in a row whose
+    /// later cells are all empty (the common row: attributes are given on a session's first).
+    private var emptyTail: (column: Int, commas: [UInt8]) = (-1, [])
     private var requiredMissing: [String] = []
     /// The current row's cells are `cells[0..<cellCount]`; the array only grows.
     private var cells: [Cell] = Array(repeating: Cell(start: 0, end: 0, quoted: false), count: 32)
@@ -26,6 +29,8 @@ public struct CSVReader: RecordSource {
     /// Session ids read recently (several sessions are in flight at once), so a row of one of
     /// them reuses its `String` instead of building one.
     private var sessionCache = SessionIDCache()
+    /// Attribute values read recently (a session's first row gives them).
+    private var attributeCache = AttributeValueCache()
 
     /// What a column holds.
     enum Column: Equatable {
@@ -87,6 +92,111 @@ public struct CSVReader: RecordSource {
                 if let item = try read(line, number: input.lineNumber, fromScratch: false) { return item }
             }
         }
+    }
+
+    public mutating func read(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
+        chunk.setFile(input.name)
+        while chunk.count < limit {
+            if replayIndex < replayLines.count || header == nil {
+                // The header, and lines read again after a quote given up on: the general path.
+                guard let item = try next() else { return .end }
+                appendLast(item, to: &chunk)
+                continue
+            }
+            guard let line = try input.nextLine(yieldingBeforeWait: yieldingBeforeWait) else {
+                return input.stoppedBeforeWaiting ? .wouldWait : .end
+            }
+            if input.framesOrigins { chunk.setFile(input.name) }
+            if plainRow(line, into: &chunk) { continue }
+            if let item = try read(line, number: input.lineNumber, fromScratch: false) { appendLast(item, to: &chunk) }
+        }
+        return .full
+    }
+
+    /// Appends `item`, the item `next()` or `read` returned last, with its row's bytes.
+    private func appendLast(_ item: RecordItem, to chunk: inout RecordChunk) {
+        withLastRawBytes { chunk.append(item, raw: $0) }
+    }
+
+    /// Calls `body` with the bytes of the row that produced the item last returned (empty
+    /// before the first); the pointer is valid only during the call.
+    func withLastRawBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        if lastWasScratch { return try scratch.withUnsafeBufferPointer(body) }
+        return try body(lastLine ?? UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// The common row, read straight into `chunk`: ASCII, no quote, as many cells as the
+    /// header, every cell empty but the sample's five, and those valid (the session's not
+    /// empty, the numbers finite decimals, the phase one of the five). False (nothing read) for
+    /// any other line, which then takes the general path (`read`, `row`): the same record, or
+    /// its reject.
+    @inline(__always)
+    private mutating func plainRow(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        let n = line.count
+        guard memchr(base, 0x22, n) == nil, isASCII(line) else { return false }
+        var sessionStart = 0, sessionEnd = 0
+        var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
+        var given = 0   // one bit per sample field read
+        let tail = emptyTail
+        let ok: Bool = codes.withUnsafeBufferPointer { codes in
+            let last = codes.count - 1
+            var k = 0
+            for column in 0...last {
+                var j = k
+                let code = codes[column]
+                switch code {
+                case ColumnCode.t, ColumnCode.x, ColumnCode.y:
+                    guard k < n, base[k] != 0x2C else { return false }   // empty: the general path says it is missing
+                    let (number, end) = Self.number(base, from: k, to: n)
+                    guard let d = number, d.isFinite else { return false }
+                    if code == ColumnCode.t { t = d; given |= 2 } else if code == ColumnCode.x { x = d; given |= 4 } else { y = d; given |= 8 }
+                    j = end
+                default:
+                    while j < n, base[j] != 0x2C { j += 1 }
+                    if j > k {
+                        let cell = UnsafeBufferPointer(start: base + k, count: j - k)
+                        switch code {
+                        case ColumnCode.session:
+                            sessionStart = k; sessionEnd = j; given |= 1
+                        case ColumnCode.phase:
+                            guard let p = Self.phase(cell) else { return false }
+                            phase = p; given |= 16
+                        default:
+                            return false   // an attribute, an extra field or `type`: the general path
+                        }
+                    }
+                }
+                if column == last { return j == n }
+                guard j < n else { return false }
+                // The columns after the sample's last one, all empty: the rest is their commas.
+                if column == tail.column, n - j == tail.commas.count {
+                    return tail.commas.withUnsafeBufferPointer { memcmp(base + j, $0.baseAddress!, n - j) == 0 }
+                }
+                k = j + 1
+            }
+            return false
+        }
+        guard ok, given == 31 else { return false }
+        let session = sessionCache.index(UnsafeBufferPointer(start: base + sessionStart, count: sessionEnd - sessionStart),
+                                         in: &chunk)
+        chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
+        lastLine = line
+        lastWasScratch = false
+        return true
+    }
+
+    /// The number in the cell that starts at `k` and ends at the next comma (or `n`), as
+    /// `DecimalParser.parse` reads the cell, and where the cell ends. A short decimal is read
+    /// while the comma is looked for (`DecimalParser.shortPrefix`, `parseShort`'s arithmetic);
+    /// anything else is found first and given to `DecimalParser.parse`.
+    @inline(__always)
+    static func number(_ base: UnsafePointer<UInt8>, from k: Int, to n: Int) -> (Double?, Int) {
+        let short = DecimalParser.shortPrefix(base, from: k, to: n)
+        var j = short.end
+        if let value = short.value, j == n || base[j] == 0x2C { return (value, j) }
+        while j < n, base[j] != 0x2C { j += 1 }
+        return (DecimalParser.parse(UnsafeBufferPointer(start: base + k, count: j - k)), j)
     }
 
     /// Lines read ahead while a quote was open, to be read again after the row where it opened
@@ -223,6 +333,8 @@ public struct CSVReader: RecordSource {
             default: return ColumnCode.other
             }
         }
+        let lastSample = codes.lastIndex { $0 != ColumnCode.other } ?? 0
+        emptyTail = (lastSample, Array(repeating: 0x2C, count: codes.count - 1 - lastSample))
     }
 
     /// Splits a row into cells; returns true when a quoted field is still open at the end.
@@ -356,7 +468,7 @@ public struct CSVReader: RecordSource {
                 if s != "touch" { return reject("unknown record type \(JSONText.string(s)) (a CSV row is a touch record)") }
             case .field(.attribute(let attribute)):
                 if values == nil { values = TouchFieldValues() }
-                if let problem = set(attribute, b, c, &values!.attributes) { return reject(problem) }
+                if let problem = set(attribute, b, c, &values!.values) { return reject(problem) }
             }
         }
         for (attribute, parts) in frames {
@@ -368,7 +480,7 @@ public struct CSVReader: RecordSource {
             case .failure(let p): return reject(p.reason)
             case .success(let r):
                 if values == nil { values = TouchFieldValues() }
-                values!.attributes[value: attribute] = .frame(r)
+                values!.values[attribute.rawValue] = .frame(r)
             }
         }
         // Built here rather than through `TouchFieldValues.record` to save copies of the record.
@@ -405,22 +517,27 @@ public struct CSVReader: RecordSource {
         }
     }
 
-    /// Stores one attribute's cell, by the attribute's kind; returns the reason when it is invalid.
-    func set(_ attribute: SessionAttribute, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell,
-             _ attributes: inout SessionAttributes) -> String? {
-        let s = Self.text(b, c)
-        let value: Result<AttributeValue, FieldProblem>
-        switch attribute.kind {
-        case .text: value = .success(.text(s))
-        case .container:
-            value = (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
-                .map(AttributeValue.container)
-        case .scrollAxis: value = FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
-        case .frame: return nil // given as four columns (rejected by that name in the header)
+    /// Stores one attribute's cell in `values` (by `SessionAttribute.rawValue`), by the
+    /// attribute's kind; returns the reason when it is invalid. An unquoted cell read before
+    /// comes from `attributeCache`.
+    mutating func set(_ attribute: SessionAttribute, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell,
+                      _ values: inout [AttributeValue?]) -> String? {
+        if attribute.kind == .frame { return nil } // given as four columns (rejected by that name in the header)
+        func read() -> Result<AttributeValue, FieldProblem> {
+            let s = Self.text(b, c)
+            switch attribute.kind {
+            case .text: return .success(.text(s))
+            case .container:
+                return (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
+                    .map(AttributeValue.container)
+            case .scrollAxis: return FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
+            case .frame: preconditionFailure("frames are read as four columns")
+            }
         }
+        let value = c.quoted ? read() : attributeCache.value(attribute, UnsafeBufferPointer(rebasing: b[c.start..<c.end]), read)
         switch value {
         case .failure(let p): return p.reason
-        case .success(let v): attributes[value: attribute] = v
+        case .success(let v): values[attribute.rawValue] = v
         }
         return nil
     }
@@ -442,33 +559,55 @@ public struct CSVReader: RecordSource {
 }
 
 /// The last few session ids read, as bytes and as the `String` made of them. Sessions of a log
-/// interleave (several fingers down at once), so most rows name one of the last few.
+/// interleave (several fingers down at once), so most rows name one of the last few. For a
+/// `RecordChunk`, each id is also kept with its index among the chunk's session ids, so a row
+/// of a session the chunk has already seen adds no `String` to it.
 struct SessionIDCache {
     /// How many ids are kept: more than the sessions usually in flight at once.
     static let capacity = 8
     private var bytes: [[UInt8]] = Array(repeating: [], count: capacity)
     private var strings: [String] = Array(repeating: "", count: capacity)
+    /// Per entry, the chunk generation its `local` index belongs to (0: none).
+    private var generations: [Int] = Array(repeating: 0, count: capacity)
+    private var locals: [Int32] = Array(repeating: 0, count: capacity)
     private var next = 0
     /// Where the last id was found: consecutive rows most often name the same session.
     private var lastHit = 0
 
-    /// The id spelled by `b` (valid UTF-8, checked by the caller), from the cache when it is there.
-    mutating func string(_ b: UnsafeBufferPointer<UInt8>) -> String {
+    /// The entry holding the id spelled by `b` (valid UTF-8, checked by the caller), made when
+    /// it is not there.
+    @inline(__always)
+    private mutating func entry(_ b: UnsafeBufferPointer<UInt8>) -> Int {
         for i in 0..<Self.capacity {
-            let k = (lastHit + i) % Self.capacity
-            guard bytes[k].count == b.count else { continue }
+            let k = (lastHit + i) & (Self.capacity - 1)
             let same = bytes[k].withUnsafeBufferPointer { cached in
-                b.count == 0 || memcmp(cached.baseAddress!, b.baseAddress!, b.count) == 0
+                cached.count == b.count && (b.count == 0 || memcmp(cached.baseAddress!, b.baseAddress!, b.count) == 0)
             }
-            if same { lastHit = k; return strings[k] }
+            if same { lastHit = k; return k }
         }
-        let s = String(decoding: b, as: UTF8.self)
-        bytes[next].removeAll(keepingCapacity: true)
-        bytes[next].append(contentsOf: b)
-        strings[next] = s
-        lastHit = next
-        next = (next + 1) % Self.capacity
-        return s
+        let k = next
+        bytes[k].removeAll(keepingCapacity: true)
+        bytes[k].append(contentsOf: b)
+        strings[k] = String(decoding: b, as: UTF8.self)
+        generations[k] = 0
+        lastHit = k
+        next = (next + 1) & (Self.capacity - 1)
+        return k
+    }
+
+    /// The id spelled by `b` (valid UTF-8, checked by the caller), from the cache when it is there.
+    mutating func string(_ b: UnsafeBufferPointer<UInt8>) -> String { strings[entry(b)] }
+
+    /// The index in `chunk.sessionIDs` of the id spelled by `b` (valid UTF-8), added to the
+    /// chunk when it is not there yet.
+    @inline(__always)
+    mutating func index(_ b: UnsafeBufferPointer<UInt8>, in chunk: inout RecordChunk) -> Int32 {
+        let k = entry(b)
+        if generations[k] != chunk.generation {
+            generations[k] = chunk.generation
+            locals[k] = chunk.addSessionID(strings[k])
+        }
+        return locals[k]
     }
 }
 

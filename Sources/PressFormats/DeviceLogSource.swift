@@ -179,3 +179,13 @@ public struct ControlRecordCollector<Base: RecordSource>: RecordSource {
 
     public var lastRaw: String { base.lastRaw }
 }
+
+extension ControlRecordCollector: ChunkedRecordSource where Base: ChunkedRecordSource {
+    public mutating func read(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
+        let before = chunk.others.count
+        defer {
+            for item in chunk.others[before...] { if case .control(let c) = item { controls.append(c) } }
+        }
+        return try base.read(into: &chunk, limit: limit, yieldingBeforeWait: yieldingBeforeWait)
+    }
+}

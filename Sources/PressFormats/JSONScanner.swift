@@ -390,14 +390,24 @@ public enum DecimalParser {
     static func parseShort(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         let n = text.count
         guard n > 0, n <= 16, let p = text.baseAddress else { return nil }
-        var k = 0
+        let (value, end) = shortPrefix(p, from: 0, to: n)
+        return end == n ? value : nil
+    }
+
+    /// `parseShort`'s reading of the bytes `p[k..<n]`, stopping at the first byte that cannot
+    /// continue a `[+-]digits[.digits]`: where it stopped, and the value of the bytes before
+    /// when they are a short decimal (at most 15 digits, 16 bytes). For a reader that looks
+    /// for the number's end (a CSV cell's comma) while it reads it.
+    @inline(__always)
+    static func shortPrefix(_ p: UnsafePointer<UInt8>, from k: Int, to n: Int) -> (value: Double?, end: Int) {
+        var j = k
         var negative = false
-        if p[0] == UInt8(ascii: "-") { negative = true; k = 1 } else if p[0] == UInt8(ascii: "+") { k = 1 }
+        if j < n, p[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, p[j] == UInt8(ascii: "+") { j += 1 }
         var mantissa: UInt64 = 0
         var digits = 0
         var fraction = -1   // digits after the point; -1 before a point
-        while k < n {
-            let c = p[k]
+        while j < n {
+            let c = p[j]
             if c &- 0x30 < 10 {
                 mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
                 digits += 1
@@ -405,14 +415,14 @@ public enum DecimalParser {
             } else if c == UInt8(ascii: "."), fraction < 0 {
                 fraction = 0
             } else {
-                return nil
+                break
             }
-            k += 1
+            j += 1
         }
-        guard digits > 0, digits <= 15 else { return nil }
+        guard digits > 0, digits <= 15, j - k <= 16 else { return (nil, j) }
         var v = Double(mantissa)
         if fraction > 0 { v /= exactPowers[fraction] }
-        return negative ? -v : v
+        return (negative ? -v : v, j)
     }
 
     static func strtodFallback(_ text: UnsafeBufferPointer<UInt8>) -> Double {

@@ -1,6 +1,9 @@
 // The touch record's fields, shared by the NDJSON and CSV readers: names (the sample's and the
 // field table's), validation with one clear reason per problem, container parameters.
 import PressCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The fields pressdb knows in a touch record: the sample's own, and the session attributes
 /// of the field table (`SessionAttribute`). Anything else is an extra attribute.
@@ -44,15 +47,53 @@ enum TouchField: Hashable {
 /// The attribute values of one touch record as read, before the record is built: most records
 /// have none, so readers make one only for a line that gives some.
 struct TouchFieldValues {
-    var attributes = SessionAttributes()
+    /// The attributes' values by `SessionAttribute.rawValue` (nil: not given), set one by one
+    /// and made `SessionAttributes` once (its subscript's checks and copies cost per value).
+    var values: [AttributeValue?] = Array(repeating: nil, count: SessionAttribute.ordered.count)
     /// Unknown fields: name and the value as JSON text.
     var extras: [ExtraField] = []
 
     /// The attributes, unknown fields included.
     var merged: SessionAttributes {
-        var a = attributes
+        var a = SessionAttributes(values: values)
         if !extras.isEmpty { a.setExtraFields(extras) }
         return a
+    }
+}
+
+/// The last few values read of each attribute, by the bytes they were read from (a CSV cell,
+/// an NDJSON value's JSON text), so a value that recurs from session to session (a
+/// configuration, a variant, a screen, a container) is checked, and its `String` made, once.
+/// Only values read without a problem are kept; the same bytes always read as the same value.
+struct AttributeValueCache {
+    /// Values kept per attribute.
+    static let ways = 4
+    private var keys: [[UInt8]] = Array(repeating: [], count: SessionAttribute.ordered.count * ways)
+    private var values: [AttributeValue?] = Array(repeating: nil, count: SessionAttribute.ordered.count * ways)
+    private var next: [Int] = Array(repeating: 0, count: SessionAttribute.ordered.count)
+
+    /// The value `key` reads as for `attribute`: kept, else `read()` (and kept when valid).
+    mutating func value<E: Error>(_ attribute: SessionAttribute, _ key: UnsafeBufferPointer<UInt8>,
+                                  _ read: () throws(E) -> Result<AttributeValue, FieldProblem>) throws(E)
+        -> Result<AttributeValue, FieldProblem>
+    {
+        let first = attribute.rawValue * Self.ways
+        for k in first..<(first + Self.ways) {
+            guard let v = values[k] else { continue }
+            let same = keys[k].withUnsafeBufferPointer { kept in
+                kept.count == key.count && (key.count == 0 || memcmp(kept.baseAddress!, key.baseAddress!, key.count) == 0)
+            }
+            if same { return .success(v) }
+        }
+        let result = try read()
+        if case .success(let v) = result {
+            let k = first + next[attribute.rawValue]
+            next[attribute.rawValue] = (next[attribute.rawValue] + 1) % Self.ways
+            keys[k].removeAll(keepingCapacity: true)
+            keys[k].append(contentsOf: key)
+            values[k] = v
+        }
+        return result
     }
 }
 

@@ -10,13 +10,15 @@ import Glibc
 ///
 ///     var r = NDJSONReader(try ByteInput(path: "events.ndjson"))
 ///     while let item = try r.next() { … }
-public struct NDJSONReader: RecordSource {
+public struct NDJSONReader: ChunkedRecordSource {
     public let input: ByteInput
     private var fields: [JSONField] = []
     /// The last line returned; points into `input`'s buffer, valid until the next `next()`.
     var lastLine: UnsafeBufferPointer<UInt8>?
     /// Recent session ids, so a record of a session in flight reuses its `String`.
     private var sessionCache = SessionIDCache()
+    /// Attribute values read recently (a session's first line gives them).
+    private var attributeCache = AttributeValueCache()
 
     public init(_ input: ByteInput) {
         self.input = input
@@ -34,6 +36,128 @@ public struct NDJSONReader: RecordSource {
     }
 
     public var lastRaw: String { lastLine.map(rawText) ?? "" }
+
+    public mutating func read(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
+        chunk.setFile(input.name)
+        while chunk.count < limit {
+            guard let line = try input.nextLine(yieldingBeforeWait: yieldingBeforeWait) else {
+                return input.stoppedBeforeWaiting ? .wouldWait : .end
+            }
+            if isBlank(line) { continue }
+            if input.framesOrigins { chunk.setFile(input.name) }
+            lastLine = line
+            if plainRecord(line, into: &chunk) { continue }
+            chunk.append(decode(line, SourceLocation(file: input.name, line: input.lineNumber)), raw: line)
+        }
+        return .full
+    }
+
+    /// The common line, read straight into `chunk`: ASCII, no blanks, an object of exactly the
+    /// sample's five fields in any order (`session`, `t`, `phase`, `x`, `y`), the session a
+    /// non-empty string without escapes, the numbers without an exponent, the phase one of the
+    /// five. False (nothing read) for any other line, which then takes the general path
+    /// (`decode`, the `JSONScanner`): the same record, or its reject.
+    @inline(__always)
+    mutating func plainRecord(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
+        guard let p = line.baseAddress, line.count > 2, isASCII(line) else { return false }
+        let n = line.count
+        guard p[0] == 0x7B, p[n - 1] == 0x7D else { return false }   // { … }
+        var k = 1
+        var given = 0   // one bit per field
+        var sessionStart = 0, sessionEnd = 0
+        var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
+        while true {
+            // "key":
+            guard k + 3 < n, p[k] == 0x22 else { return false }
+            let key: Int   // 1 session, 2 t, 4 phase, 8 x, 16 y
+            if p[k + 2] == 0x22 {
+                switch p[k + 1] {
+                case UInt8(ascii: "t"): key = 2
+                case UInt8(ascii: "x"): key = 8
+                case UInt8(ascii: "y"): key = 16
+                default: return false
+                }
+                k += 3
+            } else if k + 8 < n, p[k + 8] == 0x22, Self.spells(p + k + 1, "session") {
+                key = 1; k += 9
+            } else if k + 6 < n, p[k + 6] == 0x22, Self.spells(p + k + 1, "phase") {
+                key = 4; k += 7
+            } else {
+                return false
+            }
+            guard given & key == 0, k < n, p[k] == 0x3A else { return false }
+            given |= key
+            k += 1
+            if key == 1 || key == 4 {
+                // A string of printable ASCII without escapes.
+                guard k < n, p[k] == 0x22 else { return false }
+                let start = k + 1
+                var j = start
+                while j < n, p[j] != 0x22 {
+                    if p[j] == 0x5C || p[j] < 0x20 { return false }
+                    j += 1
+                }
+                guard j < n, j > start else { return false }
+                if key == 1 {
+                    sessionStart = start; sessionEnd = j
+                } else {
+                    guard let ph = CSVReader.phase(UnsafeBufferPointer(start: p + start, count: j - start)) else { return false }
+                    phase = ph
+                }
+                k = j + 1
+            } else {
+                // A JSON number without an exponent, -?(0|[1-9][0-9]*)(\.[0-9]+)?, its digits
+                // gathered as `DecimalParser.parseShort` gathers them (the value is its, for up to
+                // 15 digits in 16 bytes; `DecimalParser.parse`'s beyond).
+                let start = k
+                var negative = false
+                if k < n, p[k] == 0x2D { negative = true; k += 1 }
+                guard k < n, p[k] &- 0x30 < 10 else { return false }
+                var mantissa: UInt64 = 0
+                var digits = 0, fraction = 0
+                if p[k] == 0x30 {
+                    k += 1; digits = 1
+                } else {
+                    while k < n, p[k] &- 0x30 < 10 { mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; k += 1 }
+                }
+                if k < n, p[k] == 0x2E {
+                    k += 1
+                    guard k < n, p[k] &- 0x30 < 10 else { return false }
+                    while k < n, p[k] &- 0x30 < 10 {
+                        mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; fraction += 1; k += 1
+                    }
+                }
+                guard k < n, p[k] == 0x2C || p[k] == 0x7D else { return false }
+                var d: Double
+                if digits <= 15, k - start <= 16 {
+                    d = Double(mantissa)
+                    if fraction > 0 { d /= DecimalParser.exactPowers[fraction] }
+                    if negative { d = -d }
+                } else {
+                    guard let parsed = DecimalParser.parse(UnsafeBufferPointer(start: p + start, count: k - start)), parsed.isFinite
+                    else { return false }
+                    d = parsed
+                }
+                if key == 2 { t = d } else if key == 8 { x = d } else { y = d }
+            }
+            guard k < n else { return false }
+            if p[k] == 0x2C { k += 1; continue }
+            guard p[k] == 0x7D, k == n - 1 else { return false }
+            break
+        }
+        guard given == 31 else { return false }
+        let session = sessionCache.index(UnsafeBufferPointer(start: p + sessionStart, count: sessionEnd - sessionStart),
+                                         in: &chunk)
+        chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
+        return true
+    }
+
+    /// Whether the bytes at `p` spell `word` (the caller checked there are enough).
+    @inline(__always)
+    private static func spells(_ p: UnsafePointer<UInt8>, _ word: StaticString) -> Bool {
+        memcmp(p, word.utf8Start, word.utf8CodeUnitCount) == 0
+    }
+
 
     func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         for b in line where !(b == 0x20 || b == 0x09 || b == 0x0D) { return false }
@@ -67,7 +191,7 @@ public struct NDJSONReader: RecordSource {
                         if let problem = try sample.set(known, f.value, in: line, &sessionCache) { return reject(problem) }
                     case .attribute(let attribute):
                         if values == nil { values = TouchFieldValues() }
-                        if let problem = try Self.set(attribute, f.value, in: line, &values!.attributes) { return reject(problem) }
+                        if let problem = try set(attribute, f.value, in: line, &values!.values) { return reject(problem) }
                     }
                 } else {
                     let key = try JSONScanner.string(line, f.key)
@@ -208,36 +332,46 @@ public struct NDJSONReader: RecordSource {
         }
     }
 
-    /// Stores one attribute's value (JSON `null`: not given), by its kind; returns the reason
-    /// when it is invalid.
-    static func set(_ attribute: SessionAttribute, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
-                    _ attributes: inout SessionAttributes) throws(JSONSyntaxError) -> String? {
-        let name = attribute.key
+    /// Stores one attribute's value (JSON `null`: not given) in `values` (by
+    /// `SessionAttribute.rawValue`), by its kind; returns the reason when it is invalid. A value
+    /// whose JSON text was read before comes from `attributeCache`.
+    mutating func set(_ attribute: SessionAttribute, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
+                      _ values: inout [AttributeValue?]) throws(JSONSyntaxError) -> String? {
         if v.kind == .null { return nil }
+        let text = v.kind == .string ? (v.start - 1)..<(v.end + 1) : v.start..<v.end
+        let value = try attributeCache.value(attribute, UnsafeBufferPointer(rebasing: b[text])) {
+            () throws(JSONSyntaxError) -> Result<AttributeValue, FieldProblem> in try Self.read(attribute, v, in: b)
+        }
+        switch value {
+        case .failure(let r): return r.reason
+        case .success(let value): values[attribute.rawValue] = value
+        }
+        return nil
+    }
+
+    /// One attribute's value (not JSON `null`), by its kind, or the reason it is invalid.
+    static func read(_ attribute: SessionAttribute, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>)
+        throws(JSONSyntaxError) -> Result<AttributeValue, FieldProblem>
+    {
+        let name = attribute.key
         func string() throws(JSONSyntaxError) -> Result<String, FieldProblem> {
             guard v.kind == .string else { return .failure(FieldProblem("\"\(name)\" must be a string, not \(kindName(v.kind))")) }
             return .success(try JSONScanner.string(b, v))
         }
-        let value: Result<AttributeValue, FieldProblem>
         switch attribute.kind {
         case .text:
-            value = try string().map(AttributeValue.text)
+            return try string().map(AttributeValue.text)
         case .frame:
-            guard v.kind == .array else { return "\"\(name)\" must be [x, y, width, height], not \(kindName(v.kind))" }
+            guard v.kind == .array else { return .failure(FieldProblem("\"\(name)\" must be [x, y, width, height], not \(kindName(v.kind))")) }
             let elements = try JSONScanner.elements(of: b, in: v)
             guard elements.allSatisfy({ $0.kind == .number || $0.kind == .nonFinite }) else {
-                return "\"\(name)\" must be [x, y, width, height], 4 numbers"
+                return .failure(FieldProblem("\"\(name)\" must be [x, y, width, height], 4 numbers"))
             }
-            value = FieldCheck.frame(elements.map(\.number), name: name).map(AttributeValue.frame)
+            return FieldCheck.frame(elements.map(\.number), name: name).map(AttributeValue.frame)
         case .container:
-            value = ContainerJSON.parse(b, v).map(AttributeValue.container)
+            return ContainerJSON.parse(b, v).map(AttributeValue.container)
         case .scrollAxis:
-            value = try string().flatMap { FieldCheck.scrollAxis($0, name: name) }.map(AttributeValue.scrollAxis)
+            return try string().flatMap { FieldCheck.scrollAxis($0, name: name) }.map(AttributeValue.scrollAxis)
         }
-        switch value {
-        case .failure(let r): return r.reason
-        case .success(let v): attributes[value: attribute] = v
-        }
-        return nil
     }
 }

@@ -32,7 +32,7 @@ public struct IngestOptions: Sendable {
     /// `{"type":"config"}` record of this run may redefine, are left to `replayMissing`, as are
     /// sessions that cannot be replayed. Off by default; `pressdb ingest` turns it on.
     public var replayStoredSessions = false
-    /// Parse on a second thread while this one stores (for sources that are `RawLineSource`s:
+    /// Parse on a second thread while this one stores (for sources that are `ChunkedRecordSource`s:
     /// NDJSON and CSV). The same items are handled in the same order; only the timing of
     /// batch commits (every `batchSeconds`) can differ.
     public var readAhead = true
@@ -164,20 +164,26 @@ public final class Ingester {
     ///   back; earlier batches stay committed).
     public func ingest<S: RecordSource>(_ source: inout S, input: ByteInput,
                                         progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
-        if options.readAhead, let ahead = source as? any RawLineSource {
-            var s = ahead
+        if let chunked = source as? any ChunkedRecordSource {
+            var s = chunked
             defer { source = s as! S }
-            return try ingestReadingAhead(&s, input: input, progress: progress)
+            return try ingestChunks(&s, input: input, progress: progress)
         }
-        var feed = InlineFeed(source: source, input: input)
-        defer { source = feed.source }
+        var feed = InlineFeed(source: ItemChunks(source), input: input)
+        defer { source = feed.source.base }
         try run(&feed, input: input, progress: progress)
     }
 
-    /// `ingest` with the source parsing on its own thread (`IngestOptions.readAhead`); opens the
-    /// existential so the reader's own type runs on the reader thread.
-    private func ingestReadingAhead<R: RawLineSource>(_ source: inout R, input: ByteInput,
+    /// `ingest` of a source that fills chunks itself, parsing on its own thread when
+    /// `IngestOptions.readAhead` is set; opens the existential so the reader's own type runs on
+    /// the reader thread.
+    private func ingestChunks<R: ChunkedRecordSource>(_ source: inout R, input: ByteInput,
                                                       progress: ((_ bytes: Int, _ records: Int) -> Void)?) throws {
+        guard options.readAhead else {
+            var feed = InlineFeed(source: source, input: input)
+            defer { source = feed.source }
+            return try run(&feed, input: input, progress: progress)
+        }
         var feed = ReadAheadFeed(source, input: input, idleTimeout: .milliseconds(Int64(options.idleSeconds * 1000)))
         // Nil: the reader still waits for a stalled input (an interrupted or failed run); the
         // source is not used again.
@@ -193,7 +199,7 @@ public final class Ingester {
             let sourceID = try startSource(input)
             let recordsBefore = state.records, rejectsBefore = state.rejects
             while true {
-                let batch = try feed.nextBatch { item, raw in try handle(item, sourceID: sourceID, raw: raw) }
+                let batch = try feed.nextBatch { chunk in try handle(chunk, sourceID: sourceID) }
                 progress?(state.bytes + feed.bytesRead, state.records)
                 if batch == .end { break }
                 try commitIfDue()
@@ -229,11 +235,65 @@ public final class Ingester {
         currentSourceID = nil
     }
 
-    private func handle(_ item: RecordItem, sourceID: Int64, raw: () -> String) throws {
+    /// Handles a chunk's items in order. A touch record without attributes of a session open
+    /// here is added through the session's handle, looked up once per session and chunk (no
+    /// `TouchRecord`, no lookup by id); any other touch record goes through `add`.
+    private func handle(_ chunk: RecordChunk, sourceID: Int64) throws {
+        var handles = [SessionAssembler<SessionAttributes, Origin>.Handle?](repeating: nil, count: chunk.sessionIDs.count)
+        var other = 0, attribute = 0, file = -1
+        var fileName = "", fileSourceID = sourceID
+        for i in 0..<chunk.touchCount {
+            while other < chunk.otherPositions.count, chunk.otherPositions[other] == i {
+                try handle(chunk.others[other], sourceID: sourceID)
+                other += 1
+            }
+            while file + 1 < chunk.fileStarts.count, chunk.fileStarts[file + 1] <= i {
+                file += 1
+                fileName = chunk.fileNames[file]
+                fileSourceID = writer.sourceID(of: SourceLocation(file: fileName, line: 0), input: sourceID)
+            }
+            state.records += 1
+            let origin = Origin(sourceID: fileSourceID, line: chunk.lines[i])
+            let k = Int(chunk.sessionIndex[i])
+            var attributes: SessionAttributes?
+            if attribute < chunk.attributeTouches.count, chunk.attributeTouches[attribute] == i {
+                attributes = chunk.attributeValues[attribute]
+                attribute += 1
+            } else {
+                if handles[k] == nil { handles[k] = assembler.handle(of: chunk.sessionIDs[k]) }
+                if let h = handles[k], let event = assembler.add(chunk.samples[i], to: h, at: origin) {
+                    switch event {
+                    case .accepted:
+                        break
+                    case .completed(let s):
+                        handles[k] = nil
+                        try complete(s, at: SourceLocation(file: fileName, line: chunk.lines[i]), raw: { chunk.rawText(ofTouch: i) })
+                    case .rejected(let problem):
+                        try reject(Reject(source: SourceLocation(file: fileName, line: chunk.lines[i]),
+                                          reason: problem.reason(session: chunk.sessionIDs[k]), raw: chunk.rawText(ofTouch: i)))
+                    }
+                    continue
+                }
+            }
+            handles[k] = nil
+            var r = TouchRecord(session: chunk.sessionIDs[k], sample: chunk.samples[i],
+                                source: SourceLocation(file: fileName, line: chunk.lines[i]))
+            if let attributes { r.attributes = attributes }
+            try add(r, origin: origin, raw: { chunk.rawText(ofTouch: i) })
+        }
+        while other < chunk.others.count {
+            try handle(chunk.others[other], sourceID: sourceID)
+            other += 1
+        }
+    }
+
+    /// An item other than a touch record (a configuration, a layout control, a reject).
+    private func handle(_ item: RecordItem, sourceID: Int64) throws {
         state.records += 1
         switch item {
         case .touch(let r):
-            try add(r, origin: Origin(sourceID: writer.sourceID(of: r.source, input: sourceID), line: r.source.line), raw: raw)
+            try add(r, origin: Origin(sourceID: writer.sourceID(of: r.source, input: sourceID), line: r.source.line),
+                    raw: { "" })
         case .config(let c):
             state.configRecords += 1
             try writer.configRecord(c)

@@ -1,7 +1,7 @@
 // Where the ingest loop's items come from: a record source read on the ingesting thread, or on
 // a thread of its own so that parsing (one core) overlaps SQLite and replay (the other). Either
-// way the loop gets the same items in the same order, in batches, each with the raw text of its
-// line for a reject found later (by session assembly).
+// way the loop gets the same items in the same order, in chunks (`RecordChunk`: columns, the
+// raw text of each touch record's line kept for a reject found later by session assembly).
 import Dispatch
 import PressCore
 import Synchronization
@@ -17,74 +17,65 @@ enum FeedBatch {
     case end
 }
 
-/// Items to ingest, in input order, a batch at a time.
+/// Items to ingest, in input order, a chunk at a time.
 protocol RecordFeed {
-    /// Calls `body` with each item of the next batch and a function giving its line's raw text;
-    /// says whether more follow. `bytesRead` is the input's byte count after the batch.
+    /// Calls `body` with the next batch's items, a `RecordChunk`; says whether more follow.
+    /// `bytesRead` is the input's byte count after the batch.
     /// - Throws: what `body` throws, and `InputError` when the input cannot be read (after the
     ///   items read before the failure).
-    mutating func nextBatch(_ body: (RecordItem, () -> String) throws -> Void) throws -> FeedBatch
+    mutating func nextBatch(_ body: (RecordChunk) throws -> Void) throws -> FeedBatch
     /// `ByteInput.bytesRead` after the last batch (for progress).
     var bytesRead: Int { get }
 }
 
-/// Reads the source on the calling thread: a batch is the next `batchItems` items, each handed
-/// on as soon as it is read (its raw text, when asked for, is the source's `lastRaw`).
-struct InlineFeed<Source: RecordSource>: RecordFeed {
+/// Reads the source on the calling thread: a batch is the next `batchItems` items.
+struct InlineFeed<Source: ChunkedRecordSource>: RecordFeed {
     /// Items per batch: 4,096 (how often the loop checks for a stop and a due commit).
     static var batchItems: Int { 4_096 }
 
     var source: Source
     let input: ByteInput
+    private var chunk = RecordChunk(capacity: 0)
     var bytesRead: Int { input.bytesRead }
 
-    mutating func nextBatch(_ body: (RecordItem, () -> String) throws -> Void) throws -> FeedBatch {
-        for _ in 0..<Self.batchItems {
-            guard let item = try source.next() else { return .end }
-            try body(item, { source.lastRaw })
+    init(source: Source, input: ByteInput) {
+        self.source = source
+        self.input = input
+    }
+
+    mutating func nextBatch(_ body: (RecordChunk) throws -> Void) throws -> FeedBatch {
+        chunk.removeAll()
+        let read: ChunkRead
+        do { read = try source.read(into: &chunk, limit: Self.batchItems, yieldingBeforeWait: false) } catch {
+            try body(chunk)
+            throw error
         }
-        return .more
+        try body(chunk)
+        return read == .end ? .end : .more
     }
 }
 
 /// Items read ahead, in input order, and what the reader knew when it handed them over.
 struct ReadChunk: @unchecked Sendable {
-    var items: [RecordItem] = []
-    /// Raw bytes of the touch records' lines, back to back; `rawEnds[i]` ends item `i`'s.
-    var raw: [UInt8] = []
-    var rawEnds: [Int] = []
-    /// `ByteInput.bytesRead` after the last item (for progress).
-    var bytesRead = 0
-    /// The error `next()` threw after the last item (an `InputError`); the chunk is the last.
+    var records: RecordChunk
+    /// The error `read` threw after the last item (an `InputError`); the chunk is the last.
     var error: (any Error)?
     /// No item follows.
     var isLast = false
 
-    init(capacity: Int) {
-        items.reserveCapacity(capacity)
-        rawEnds.reserveCapacity(capacity)
-        raw.reserveCapacity(capacity * 128)
-    }
-
-    /// Item `i`'s line as the source's `lastRaw` gives it.
-    func rawText(_ i: Int) -> String {
-        let start = i == 0 ? 0 : rawEnds[i - 1]
-        return raw.withUnsafeBufferPointer { b in
-            String(decoding: UnsafeBufferPointer(rebasing: b[start..<rawEnds[i]]), as: UTF8.self)
-        }
-    }
+    init(capacity: Int) { records = RecordChunk(capacity: capacity) }
 }
 
-/// Runs `source.next()` on a thread of its own, handing items over in chunks through a
+/// Runs the source's `read(into:…)` on a thread of its own, handing chunks over through a
 /// `BlockingQueue`. Only the reader thread touches the source and its input until it has
 /// finished; a batch is one chunk. A chunk is handed over when it is full, at the end, and
-/// when the input is about to make the reader wait (`ByteInput.beforeWaiting`: a stalled pipe),
-/// so what was read is ingested — and committed — while the writer stalls.
+/// when the input is about to make the reader wait (`ByteInput.nextLine(yieldingBeforeWait:)`:
+/// a stalled pipe), so what was read is ingested — and committed — while the writer stalls.
 ///
 ///     var feed = ReadAheadFeed(source, input: input, idleTimeout: .milliseconds(100))
-///     while try feed.nextBatch({ item, raw in … }) != .end {}
+///     while try feed.nextBatch({ chunk in … }) != .end {}
 ///     source = feed.finish() ?? source
-final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendable {
+final class ReadAheadFeed<Source: ChunkedRecordSource>: RecordFeed, @unchecked Sendable {
     /// Items per chunk: small enough that the consumer starts at once, large enough that the
     /// hand-over (a lock and a wake-up) costs nothing per item.
     static var chunkItems: Int { 2_048 }
@@ -99,14 +90,11 @@ final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendabl
     /// boundaries: commits on time, a stop request. A reader that is only slow gives none: the
     /// batches stay what they are without a stall.)
     let idleTimeout: Duration?
-    /// Set by the reader just before a read that will wait for input, cleared when an item is
-    /// read after it.
+    /// Set by the reader when it is about to wait for input, cleared when a read returns after it.
     private let readerWaits = Atomic<Bool>(false)
     /// Touched by the reader thread only, until `finished` is signalled.
     private var source: Source
     private let input: ByteInput
-    /// The chunk being filled; touched by the reader thread only.
-    private var chunk = ReadChunk(capacity: 0)
     private let queue = BlockingQueue<ReadChunk>(capacity: ReadAheadFeed.chunksAhead)
     private let finished = DispatchSemaphore(value: 0)
     private var sawLast = false
@@ -119,36 +107,22 @@ final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendabl
         ThreadWork { self.read() }.start()
     }
 
-    /// Hands over the chunk being filled, if it holds anything (false: the queue is closed).
-    @discardableResult
-    private func handOver() -> Bool {
-        guard !chunk.items.isEmpty else { return true }
-        chunk.bytesRead = input.bytesRead
-        let accepted = queue.push(chunk)
-        chunk = ReadChunk(capacity: Self.chunkItems)
-        return accepted
-    }
-
     private func read() {
         // A local copy, put back before `finished` is signalled: calling a method on the stored
         // property copied the whole reader for every item (callgrind: 250 instructions a record).
         var source = self.source
-        chunk = ReadChunk(capacity: Self.chunkItems)
-        input.beforeWaiting = { [unowned self] in
-            self.handOver()
-            self.readerWaits.store(true, ordering: .releasing)
-        }
+        var chunk = ReadChunk(capacity: Self.chunkItems)
         while true {
             do {
-                let next = try source.next()
-                readerWaits.store(false, ordering: .releasing)
-                guard let item = next else { chunk.isLast = true; break }
-                if case .touch = item { source.withLastRawBytes { chunk.raw.append(contentsOf: $0) } }
-                chunk.rawEnds.append(chunk.raw.count)
-                chunk.items.append(item)
-                if chunk.items.count == Self.chunkItems {
-                    guard handOver() else { chunk = ReadChunk(capacity: 0); chunk.isLast = true; break }
+                let read = try source.read(into: &chunk.records, limit: Self.chunkItems, yieldingBeforeWait: true)
+                if read == .end { chunk.isLast = true; break }
+                let waits = read == .wouldWait
+                if !chunk.records.isEmpty {
+                    chunk.records.bytesRead = input.bytesRead
+                    guard queue.push(chunk) else { chunk = ReadChunk(capacity: 0); chunk.isLast = true; break }
+                    chunk = ReadChunk(capacity: Self.chunkItems)
                 }
+                readerWaits.store(waits, ordering: .releasing)
             } catch {
                 chunk.error = error
                 chunk.isLast = true
@@ -156,20 +130,19 @@ final class ReadAheadFeed<Source: RawLineSource>: RecordFeed, @unchecked Sendabl
             }
         }
         // Before the last chunk goes: once it is taken the ingesting thread reads the input.
-        input.beforeWaiting = nil
-        chunk.bytesRead = input.bytesRead
+        chunk.records.bytesRead = input.bytesRead
         self.source = source
         queue.push(chunk, force: true)
         finished.signal()
     }
 
-    func nextBatch(_ body: (RecordItem, () -> String) throws -> Void) throws -> FeedBatch {
+    func nextBatch(_ body: (RecordChunk) throws -> Void) throws -> FeedBatch {
         var next = queue.pop(timeout: idleTimeout)
         while next == nil, idleTimeout != nil, !readerWaits.load(ordering: .acquiring) { next = queue.pop(timeout: idleTimeout) }
         guard let chunk = next else { return .idle }
         if chunk.isLast { sawLast = true }
-        for i in chunk.items.indices { try body(chunk.items[i], { chunk.rawText(i) }) }
-        bytesRead = chunk.bytesRead
+        try body(chunk.records)
+        bytesRead = chunk.records.bytesRead
         if let error = chunk.error { throw error }
         return chunk.isLast ? .end : .more
     }

@@ -51,20 +51,69 @@ private let goodNDJSON = [
     #"{"type":"config","name":"soft","base":"spring-press","pressed_scale":0.97}"#,
 ]
 
+/// The items of `bytes` read by `next()`; each case is read again a chunk at a time
+/// (`read(into:)`, chunks of 1 to 64 items) and must give the same items, bit for bit, with the
+/// same raw text, and fail at the same point with the same message.
 private func readNDJSON(_ bytes: [UInt8]) throws -> [RecordItem] {
     var reader = NDJSONReader(ByteInput(bytes: bytes, name: "fuzz"))
     var out: [RecordItem] = []
-    while let item = try reader.next() { out.append(item) }
+    var raws: [String] = []
+    while let item = try reader.next() { out.append(item); raws.append(reader.lastRaw) }
+    var chunked = NDJSONReader(ByteInput(bytes: bytes, name: "fuzz"))
+    expectSameItems(try readChunks(&chunked, limit: 1 + bytes.count % 64), (out, raws, nil), bytes)
     return out
 }
 
 private func readCSV(_ bytes: [UInt8]) -> Result<[RecordItem], InputError> {
     var reader = CSVReader(ByteInput(bytes: bytes, name: "fuzz"))
     var out: [RecordItem] = []
+    var raws: [String] = []
+    var failure: InputError?
     do {
-        while let item = try reader.next() { out.append(item) }
-    } catch let e as InputError { return .failure(e) } catch { Issue.record("unexpected \(error)") }
+        while let item = try reader.next() { out.append(item); raws.append(reader.lastRaw) }
+    } catch let e as InputError { failure = e } catch { Issue.record("unexpected \(error)") }
+    var chunked = CSVReader(ByteInput(bytes: bytes, name: "fuzz"))
+    expectSameItems(try? readChunks(&chunked, limit: 1 + bytes.count % 64), (out, raws, failure?.message), bytes)
+    if let failure { return .failure(failure) }
     return .success(out)
+}
+
+/// Every item `reader` gives a chunk at a time, with its raw text (a touch record's line; ""
+/// for other items), and the message of the `InputError` that stopped it.
+func readChunks<R: ChunkedRecordSource>(_ reader: inout R, limit: Int) throws
+    -> (items: [RecordItem], raws: [String], failure: String?)
+{
+    var items: [RecordItem] = []
+    var raws: [String] = []
+    var chunk = RecordChunk()
+    while true {
+        chunk.removeAll()
+        let read: ChunkRead
+        do { read = try reader.read(into: &chunk, limit: limit, yieldingBeforeWait: false) } catch let e as InputError {
+            chunk.forEachItem { items.append($0); raws.append($1()) }
+            return (items, raws, e.message)
+        }
+        #expect(chunk.count <= limit)
+        chunk.forEachItem { items.append($0); raws.append($1()) }
+        if read == .end { return (items, raws, nil) }
+    }
+}
+
+/// `chunked` (from `readChunks`) equals `items` read by `next()`, samples bit for bit, raw texts
+/// of touch records too.
+func expectSameItems(_ chunked: (items: [RecordItem], raws: [String], failure: String?)?,
+                     _ expected: (items: [RecordItem], raws: [String], failure: String?), _ input: [UInt8],
+                     sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    let text = String(decoding: input.prefix(300), as: UTF8.self)
+    guard let chunked else { Issue.record("read(into:) threw: \(text)", sourceLocation: sourceLocation); return }
+    #expect(chunked.items == expected.items, "\(text)", sourceLocation: sourceLocation)
+    #expect(chunked.failure == expected.failure, "\(text)", sourceLocation: sourceLocation)
+    for (k, (a, b)) in zip(chunked.items, expected.items).enumerated() {
+        guard case .touch(let x) = a, case .touch(let y) = b else { continue }
+        let bits = { (s: TouchSample) in [s.t.bitPattern, s.x.bitPattern, s.y.bitPattern] }
+        #expect(bits(x.sample) == bits(y.sample), "\(text)", sourceLocation: sourceLocation)
+        #expect(k < expected.raws.count && chunked.raws[k] == expected.raws[k], "\(text)", sourceLocation: sourceLocation)
+    }
 }
 
 private func expectReasons(_ items: [RecordItem], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
@@ -129,6 +178,40 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
                     #expect(isTouch(items.last, session: "after"), "\(String(decoding: bad, as: UTF8.self))")
                 }
             }
+        }
+    }
+
+    /// The readers' common rows (a sample's five fields and nothing else, which `read(into:)`
+    /// reads without the general path), mutated: read a chunk at a time they give the same items
+    /// as `next()` (readNDJSON and readCSV compare the two), whatever the bytes.
+    @Test func plainRowMutations() throws {
+        var r = SplitMix64(seed: 0xF022_0005)
+        let ndjson = [
+            #"{"session":"s000017","t":12.034,"phase":"moved","x":187.5,"y":402.0}"#,
+            #"{"t":0,"x":-0.0,"y":10,"phase":"ended","session":"s2"}"#,
+            #"{"session":"s2","t":123456789012345.5,"phase":"stationary","x":0.1,"y":1e3}"#,
+        ].map { Array($0.utf8) }
+        let csv = [
+            "s000017,12.034,moved,187.5,402.0,,,,,,",
+            "s2,0,ended,-0.0,10,,,,,,",
+            "s2,123456789012345.5,stationary,+0.1,1.,,,,,,",
+        ].map { Array($0.utf8) }
+        let header = Array("session,t,phase,x,y,config,frame_x,frame_y,frame_w,frame_h,note".utf8)
+        for _ in 0..<iterations {
+            var lines: [[UInt8]] = []
+            for _ in 0..<(1 + r.below(6)) {
+                let seed = ndjson[r.below(ndjson.count)]
+                lines.append(r.below(3) == 0 ? seed : mutate(seed, &r))
+            }
+            let nd = Array(lines.joined(separator: [0x0A]))
+            let items = try readNDJSON(nd)
+            expectReasons(items)
+            lines = [header]
+            for _ in 0..<(1 + r.below(6)) {
+                let seed = csv[r.below(csv.count)]
+                lines.append(r.below(3) == 0 ? seed : mutate(seed, &r))
+            }
+            if case .success(let rows) = readCSV(Array(lines.joined(separator: [0x0A]))) { expectReasons(rows) }
         }
     }
 

@@ -54,7 +54,7 @@ import PressFormats
         let feed = ReadAheadFeed(NDJSONReader(input), input: input, idleTimeout: .milliseconds(50))
         var read: [String] = []
         func next() throws -> FeedBatch {
-            try feed.nextBatch { item, _ in if case .touch(let r) = item { read.append(r.session) } }
+            try feed.nextBatch { chunk in chunk.forEachItem { item, _ in if case .touch(let r) = item { read.append(r.session) } } }
         }
         send(1...3)
         var batch = try next()
@@ -71,7 +71,7 @@ import PressFormats
         #expect(pipe(&stalled) == 0)
         let stalledInput = ByteInput(fileDescriptor: stalled[0], name: "-")
         let early = ReadAheadFeed(NDJSONReader(stalledInput), input: stalledInput, idleTimeout: .milliseconds(50))
-        #expect(try early.nextBatch { _, _ in } == .idle)
+        #expect(try early.nextBatch { _ in } == .idle)
         let clock = ContinuousClock()
         let start = clock.now
         #expect(early.finish() == nil)
