@@ -96,11 +96,13 @@ public final class Store {
     private var insertSessionStatement: Statement?
     private var insertResultStatement: Statement?
 
-    /// The statement in `slot`, prepared from `sql` on first use, reset and ready to bind.
+    /// The statement in `slot`, prepared from `sql` on first use, reset and ready to bind. It
+    /// binds text and blobs in place (`Statement.bindsInPlace`): its caller binds every
+    /// parameter before each run.
     @inline(__always)
     func hot(_ slot: inout Statement?, _ sql: @autoclosure () -> String) throws -> Statement {
         if let s = slot { s.reset(); return s }
-        let s = try db.prepare(sql())
+        let s = try db.prepareBindingInPlace(sql())
         slot = s
         return s
     }
@@ -237,7 +239,7 @@ public final class Store {
         st.bind(3, s.samples[s.samples.count - 1].t)
         st.bind(4, s.samples.count)
         st.bind(5, s.samples[s.samples.count - 1].phase.rawValue)
-        st.bind(6, blob: SampleCodec.encode(s.samples))
+        st.bindBlob(6, count: s.samples.count * SampleCodec.sampleSize) { SampleCodec.encode(s.samples, into: $0) }
         st.bind(7, s.meta.variant != nil)
         st.bind(8, s.first.sourceID)
         st.bind(9, s.first.line)
