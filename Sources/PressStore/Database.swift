@@ -83,6 +83,7 @@ public final class Database {
     /// `Schema.open`.
     /// - Throws: `DatabaseError` when SQLite cannot open the file.
     public init(path: String, readOnly: Bool = false) throws {
+        Database.configureLibrary
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
@@ -115,6 +116,23 @@ public final class Database {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// SQLite's process-wide configuration, set once before the first connection opens (SQLite
+    /// takes it only before `sqlite3_initialize`, which the first `sqlite3_open_v2` runs; later
+    /// the call fails with `SQLITE_MISUSE` and changes nothing):
+    ///
+    /// - `SQLITE_CONFIG_MEMSTATUS` off. With it on (the default of Debian's build, which also
+    ///   omits the lookaside allocator), every `sqlite3_malloc` and `sqlite3_free` takes a
+    ///   global mutex to keep the memory statistics; SQLite's own advice for speed is to turn it
+    ///   off ("Recommended Compile-time Options", `SQLITE_DEFAULT_MEMSTATUS=0`,
+    ///   sqlite.org/compile.html). Ingest calls the allocator about 30 times a session (records
+    ///   and index keys built per row, freed when each statement ends). What stops working is
+    ///   what reads the statistics (`sqlite3_memory_used`, `sqlite3_status64`, the soft and
+    ///   hard heap limits: sqlite.org/c3ref/c_config_covering_index_scan.html), none of which
+    ///   pressdb uses.
+    private static let configureLibrary: Void = {
+        _ = pressdb_sqlite_config_memstatus(0)
+    }()
+
     /// The error SQLite reports for the last failed call on this connection.
     func error(_ code: Int32, sql: String = "") -> DatabaseError {
         DatabaseError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
@@ -136,6 +154,14 @@ public final class Database {
     /// - Throws: `DatabaseError` when the SQL does not compile.
     public func prepare(_ sql: String) throws -> Statement {
         try Statement(database: self, sql: sql)
+    }
+
+    /// Compiles `sql` into a `Statement` that binds text and blobs in place
+    /// (`Statement.bindsInPlace`): for statements run once per row that bind every parameter
+    /// before each run.
+    /// - Throws: `DatabaseError` when the SQL does not compile.
+    public func prepareBindingInPlace(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql, bindsInPlace: true)
     }
 
     /// The rowid of the last successful INSERT on this connection.
@@ -276,17 +302,49 @@ public final class Statement {
     public let handle: OpaquePointer
     public let sql: String
     unowned let database: Database
+    /// Whether text and blobs are bound from `arena` without SQLite copying them
+    /// (`Database.prepareBindingInPlace`).
+    ///
+    /// SQLite copies a value bound with `SQLITE_TRANSIENT` into memory of its own (an allocation,
+    /// a copy, and a free when the parameter is bound again): at ingest's seven texts and one
+    /// blob a session, 10 % of the ingesting thread's instructions (callgrind, 20,000 sessions).
+    /// `SQLITE_STATIC` leaves the bytes where they are, and "the application must ensure that
+    /// the pointer remains valid until either the prepared statement is finalized or the same
+    /// SQL parameter is bound to something else" (sqlite.org/c3ref/bind_blob.html). Here the
+    /// bytes are copied into `arena`, owned by the statement and freed after `sqlite3_finalize`,
+    /// so every pointer stays valid for the statement's life. `reset` reuses the arena from its
+    /// start, overwriting the bytes earlier runs bound: such a statement must bind every text and
+    /// blob parameter again before each run (a value that does not fit the arena's free space is
+    /// bound with `SQLITE_TRANSIENT`, as without it).
+    public let bindsInPlace: Bool
+    private var arena: UnsafeMutableRawPointer?
+    private var arenaUsed = 0
+    /// Bytes of `arena`: enough for a session's texts and the samples BLOB of about 600 samples.
+    static let arenaCapacity = 16_384
 
-    init(database: Database, sql: String) throws {
+    init(database: Database, sql: String, bindsInPlace: Bool = false) throws {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw database.error(rc, sql: sql) }
         handle = stmt
         self.sql = sql
         self.database = database
+        self.bindsInPlace = bindsInPlace
+        if bindsInPlace { arena = UnsafeMutableRawPointer.allocate(byteCount: Self.arenaCapacity, alignment: 8) }
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        arena?.deallocate()
+    }
+
+    /// `count` bytes of the arena's free space, taken for a value bound until the next `reset`;
+    /// nil when the statement does not bind in place or the space is too small.
+    private func arenaSpace(_ count: Int) -> UnsafeMutableRawPointer? {
+        guard let arena, arenaUsed + count <= Self.arenaCapacity else { return nil }
+        defer { arenaUsed += count }
+        return arena + arenaUsed
+    }
 
     // MARK: Binding
 
@@ -295,7 +353,8 @@ public final class Statement {
     public func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
     public func bind(_ index: Int32, _ value: Bool) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
     public func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
-    /// Binds text (copied by SQLite, `SQLITE_TRANSIENT`), up to its first NUL byte if it has
+    /// Binds text (copied by SQLite, `SQLITE_TRANSIENT`, or into the statement's arena:
+    /// `bindsInPlace`), up to its first NUL byte if it has
     /// one (what passing it as a C string did).
     ///
     /// The bytes are handed over from `withUTF8`: passing the `String` as a C string instead
@@ -312,16 +371,43 @@ public final class Statement {
             }
             // Every byte, NULs included: text() reads back by length, so "z\0a" and "z\0b" stay
             // two different session ids (found by review: cutting at the NUL made them collide).
+            if let space = arenaSpace(bytes.count) {
+                space.copyMemory(from: base, byteCount: bytes.count)
+                _ = sqlite3_bind_text(handle, index, space.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                                      pressdb_sqlite_static)
+                return
+            }
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                 _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), pressdb_sqlite_transient)
             }
         }
     }
-    /// Binds a blob (copied by SQLite). An empty array binds a zero-length blob, not NULL.
+    /// Binds a blob (copied by SQLite, or into the arena: `bindsInPlace`). An empty array binds
+    /// a zero-length blob, not NULL.
     public func bind(_ index: Int32, blob: [UInt8]) {
         _ = blob.withUnsafeBytes { raw -> Int32 in
             if raw.isEmpty { return sqlite3_bind_zeroblob(handle, index, 0) }
+            if let space = arenaSpace(raw.count) {
+                space.copyMemory(from: raw.baseAddress!, byteCount: raw.count)
+                return sqlite3_bind_blob(handle, index, space, Int32(raw.count), pressdb_sqlite_static)
+            }
             return sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), pressdb_sqlite_transient)
+        }
+    }
+    /// Binds a blob of `count` bytes written by `write` (which must fill the whole buffer): in
+    /// the arena when the statement binds in place and it fits (no copy at all), else in an
+    /// array SQLite copies. `count` 0 binds a zero-length blob, not NULL.
+    public func bindBlob(_ index: Int32, count: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) {
+        if count == 0 { sqlite3_bind_zeroblob(handle, index, 0); return }
+        if let space = arenaSpace(count) {
+            write(UnsafeMutableRawBufferPointer(start: space, count: count))
+            sqlite3_bind_blob(handle, index, space, Int32(count), pressdb_sqlite_static)
+            return
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes(write)
+        bytes.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(count), pressdb_sqlite_transient)
         }
     }
     public func bind(_ index: Int32, _ value: String?) {
@@ -365,12 +451,16 @@ public final class Statement {
         }
     }
 
-    /// Resets the statement to run again; bindings are kept.
-    public func reset() { sqlite3_reset(handle) }
+    /// Resets the statement to run again; bindings are kept (but for a statement that binds in
+    /// place, the bytes of its text and blob parameters are overwritten by the next binds).
+    public func reset() {
+        sqlite3_reset(handle)
+        arenaUsed = 0
+    }
 
     /// Steps to completion (for INSERT/UPDATE/DELETE), then resets.
     public func run() throws {
-        defer { sqlite3_reset(handle) }
+        defer { reset() }
         while try step() {}
     }
 

@@ -124,13 +124,9 @@ final class StoredSessionReplay {
             worker.submit(batch)
             batch.removeAll(keepingCapacity: true)
         }
-        var written = 0
-        for row in worker.take(all: all) {
-            guard let row else { continue }
-            try store.insertResult(row)
-            written += 1
-        }
-        return written
+        let rows = worker.take(all: all).compactMap { $0 }
+        try store.insertResults(rows)
+        return rows.count
     }
 
     /// Ends the worker thread (queued replays are dropped with the transaction).

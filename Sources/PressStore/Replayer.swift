@@ -91,14 +91,23 @@ public final class Replayer {
     @discardableResult
     public func replayMissing(_ each: ((StoredSession, ResultRow) -> Void)? = nil) throws -> ReplaySummary {
         var summary = ReplaySummary()
-        let names = try store.db.prepare("SELECT DISTINCT coalesce(config, ?) FROM sessions")
-        names.bind(1, options.defaultConfig)
-        var configNames: [String] = []
-        while try names.step() { configNames.append(names.text(0)) }
+        let configNames = try storedConfigurationNames()
         var counter = ProgressCounter(report: options.progress)
+        // Whether a configuration has a session without its result, asked once per name: the
+        // question scans the configuration's sessions, and the progress count below (asked for
+        // by `pressdb ingest` also when it shows no progress) counted them all a second time,
+        // 4.3 % of an ingest's SQLite thread (callgrind, 20,000 sessions); now only a
+        // configuration with something missing is counted.
+        var missing: [String: Bool] = [:]
+        func isMissing(_ name: String, _ configuration: PressConfiguration) throws -> Bool {
+            if let known = missing[name] { return known }
+            let answer = try anyMissing(name, version: configuration.version)
+            missing[name] = answer
+            return answer
+        }
         if counter.report != nil {
             for name in configNames {
-                guard let configuration = catalog.resolve(name) else { continue }
+                guard let configuration = catalog.resolve(name), try isMissing(name, configuration) else { continue }
                 var filter = SessionFilter(config: name, withoutResultForConfigVersion: configuration.version)
                 filter.defaultConfig = options.defaultConfig
                 counter.total += try store.sessionCount(filter)
@@ -115,11 +124,38 @@ public final class Replayer {
             }
             // Usually nothing is missing (ingest replays what it stores): found through the
             // config index and the results key, without reading any session.
-            guard try anyMissing(name, version: configuration.version) else { continue }
+            guard try isMissing(name, configuration) else { continue }
             filter.withoutResultForConfigVersion = configuration.version
             try run(filter, &summary, &counter, each) { _ in (configuration, false) }
         }
         return summary
+    }
+
+    /// The distinct configuration names of the stored sessions (those naming none count as
+    /// `options.defaultConfig`): the default first when some session names none, then the names
+    /// in `sessions_by_config`'s order — the rows `SELECT DISTINCT coalesce(config, ?) FROM
+    /// sessions` gives, in its order. Each name is found by one seek of the index (a skip-scan
+    /// written as a recursive CTE, sqlite.org/lang_with.html), where `DISTINCT` read every entry
+    /// of it: 13 M instructions at the end of an ingest of 20,000 sessions (callgrind), growing
+    /// with the database, against 0.2 M.
+    private func storedConfigurationNames() throws -> [String] {
+        var out: [String] = []
+        if try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config IS NULL)").scalarInt() == 1 {
+            out.append(options.defaultConfig)
+        }
+        let names = try store.cached("""
+            WITH RECURSIVE name(config) AS (
+                SELECT min(config) FROM sessions
+                UNION ALL
+                SELECT (SELECT min(config) FROM sessions WHERE config > name.config) FROM name WHERE name.config IS NOT NULL)
+            SELECT config FROM name WHERE config IS NOT NULL
+            """)
+        defer { names.reset() }
+        while try names.step() {
+            let name = names.text(0)
+            if !out.contains(name) { out.append(name) }
+        }
+        return out
     }
 
     /// True when some session of configuration `name` (sessions naming none count as the

@@ -37,17 +37,22 @@ public enum SampleCodec {
     /// The BLOB of `samples`.
     public static func encode(_ samples: [TouchSample]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: samples.count * sampleSize)
-        out.withUnsafeMutableBytes { raw in
-            var o = 0
-            for s in samples {
-                raw.storeBytes(of: s.t.bitPattern.littleEndian, toByteOffset: o, as: UInt64.self)
-                raw.storeBytes(of: s.x.bitPattern.littleEndian, toByteOffset: o + 8, as: UInt64.self)
-                raw.storeBytes(of: s.y.bitPattern.littleEndian, toByteOffset: o + 16, as: UInt64.self)
-                raw[o + 24] = code(s.phase)
-                o += sampleSize
-            }
-        }
+        out.withUnsafeMutableBytes { encode(samples, into: $0) }
         return out
+    }
+
+    /// Writes the BLOB of `samples` into `raw`, which holds exactly `samples.count * sampleSize`
+    /// bytes (ingest encodes straight into the bytes it binds: `Statement.bindBlob`).
+    public static func encode(_ samples: [TouchSample], into raw: UnsafeMutableRawBufferPointer) {
+        precondition(raw.count == samples.count * sampleSize, "the BLOB's buffer must hold every sample")
+        var o = 0
+        for s in samples {
+            raw.storeBytes(of: s.t.bitPattern.littleEndian, toByteOffset: o, as: UInt64.self)
+            raw.storeBytes(of: s.x.bitPattern.littleEndian, toByteOffset: o + 8, as: UInt64.self)
+            raw.storeBytes(of: s.y.bitPattern.littleEndian, toByteOffset: o + 16, as: UInt64.self)
+            raw[o + 24] = code(s.phase)
+            o += sampleSize
+        }
     }
 
     /// The samples of a BLOB.
