@@ -248,7 +248,10 @@ public final class Store {
         st.bind(12 + Store.attributeCount, s.samples[0].x)
         st.bind(13 + Store.attributeCount, s.samples[0].y)
         try st.run()
-        return db.changes == 1 ? db.lastInsertRowID : nil
+        guard db.changes == 1 else { return nil }
+        let id = db.lastInsertRowID
+        try summaryCells()?.sessionStored(id, s.meta)
+        return id
     }
 
     /// A complete session's A/B arm as `sessions.variant` stores it (and reports group by it):
@@ -431,7 +434,12 @@ public final class Store {
 
     /// Inserts (or updates, or leaves alone when the stored row is the same) one result row in
     /// the open transaction (or on its own): what `insertResults` does per row.
+    ///
+    /// Every row written is counted into the maintained summary cells (`SummaryCellsWriter`,
+    /// written at commit in the same transaction); outside a transaction the row gets one of its
+    /// own, so that it and its cells commit together.
     public func insertResult(_ r: ResultRow) throws {
+        guard db.isInTransaction else { return try db.transaction { try insertResult(r) } }
         let s = try hot(&insertResultStatement, """
             INSERT INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason,
                 action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
@@ -453,7 +461,34 @@ public final class Store {
         s.bind(5, x.outcome.rawValue); s.bind(6, x.cancelReason?.rawValue); s.bind(7, x.actionFired)
         s.bind(8, x.feedbackLatencyMs); s.bind(9, x.actionLatencyMs); s.bind(10, x.durationMs)
         s.bind(11, x.maxTravelPt); s.bind(12, x.pressDepth); s.bind(13, x.releaseJumpPt)
-        try s.run()
+        if let cells = try summaryCells() { try cells.write(r, in: db) { try s.run() } } else { try s.run() }
+    }
+
+    /// Deletes the `results` rows matching `condition` (SQL over the table aliased `r`, with
+    /// `values` bound to `?1`, `?2`, …), subtracting each from the maintained summary cells.
+    /// The one way pressdb removes results. Outside a transaction it opens one of its own.
+    /// - Returns: the number of rows deleted.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func deleteResults(where condition: String, _ values: [SQLValue]) throws -> Int {
+        guard db.isInTransaction else { return try db.transaction { try deleteResults(where: condition, values) } }
+        if let cells = try summaryCells() { return try cells.deleteResults(where: condition, values, in: db) }
+        let delete = try db.prepare("DELETE FROM main.results AS r WHERE \(condition)")
+        delete.bind(values)
+        try delete.run()
+        return db.changes
+    }
+
+    /// This connection's writer of the maintained summary cells; nil on a schema without them
+    /// (a database built by an older migration list, in tests).
+    func summaryCells() throws -> SummaryCellsWriter? {
+        if !db.summaryCellsChecked {
+            db.summaryCellsChecked = true
+            if try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_cells'").scalarInt() != nil {
+                db.summaryCells = SummaryCellsWriter()
+            }
+        }
+        return db.summaryCells
     }
 
 }
