@@ -65,7 +65,9 @@ public final class ObservedComparisonReader {
     ///   - pressSequences: compute the signals of the press sequences (`rage_episode`,
     ///     `retry_after_cancel`, `retry_after_unseen`); without, their counts are 0. Only a
     ///     comparison of those metrics needs them.
-    public init(path: String, by: String = "variant", equals: [String: String] = [:], pressSequences: Bool = false) throws {
+    ///   - signals: the frustration signals' parameters (`ReportFilter.signals`).
+    public init(path: String, by: String = "variant", equals: [String: String] = [:], pressSequences: Bool = false,
+                signals: FrustrationParameters = FrustrationParameters()) throws {
         guard Self.groupings.contains(by) else {
             throw ComparisonError.badFilter("--by must be one of \(Self.groupings.joined(separator: ", ")), not '\(by)'")
         }
@@ -73,6 +75,7 @@ public final class ObservedComparisonReader {
         filter.by = by
         filter.equals = equals
         filter.pressSequences = pressSequences
+        filter.signals = signals
         do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {
             throw ComparisonError.badFilter(e.description)
         }

@@ -52,4 +52,24 @@ private func rows(_ r: ProcessResult) throws -> [[String: Any]] {
                                                "--db", Self.db, "--metric", "dead_press_rate", "--format", "json"]))
         #expect(paired.count == 1)
     }
+
+    // The signals' parameters reach compare as they reach the report: a wider retry window
+    // (10 s instead of 2 s) can only add retries, and compare's rate by session under it is the
+    // report's rate per press (one session is one press) under the same window.
+    @Test func compareTakesTheSignalParameters() throws {
+        func rate(_ extra: [String]) throws -> (compare: Double, report: Double) {
+            let compare = try rows(try Binary.run(["compare", "A", "B", "--db", Self.db, "--metric", "retry_after_cancel_rate",
+                                                   "--unit", "session", "--format", "json"] + extra))
+            let report = try rows(try Binary.run(["report", "frustration", "--by", "variant", "--db", Self.db,
+                                                  "--format", "json"] + extra))
+            let a = try #require(report.first { $0["grp"] as? String == "A" || $0["variant"] as? String == "A" })
+            return (try #require(compare[0]["a"] as? Double), try #require(a["retries_after_cancel_rate"] as? Double))
+        }
+        let standard = try rate([]), wide = try rate(["--cancel-retry-window", "10"])
+        #expect(abs(standard.compare - standard.report) < 1e-12 && abs(wide.compare - wide.report) < 1e-12)
+        #expect(wide.compare > standard.compare, "a 10 s window finds more retries than 2 s: \(wide) vs \(standard)")
+        // A partial holds no press sequences: the parameters are refused with --from.
+        let refused = try Binary.run(["compare", "A", "B", "--from", "none.json", "--rage-count", "4"])
+        #expect(refused.status == 2 && refused.stderr.contains("--rage-count does not apply with --from"))
+    }
 }

@@ -215,6 +215,37 @@ private let forbiddenMarkup = ["<script", "http://", "https://", "src=", "href="
         for forbidden in forbiddenMarkup { #expect(!sessions.stdout.lowercased().contains(forbidden)) }
     }
 
+    // The frustration report's page: well-formed, self-contained, one chart of the four signals
+    // per configuration whose description gives each count of presses as the JSON report does.
+    @Test func frustrationPageChartsTheSignals() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("f.sqlite").path
+        #expect(try Binary.run(["demo", "--db", db, "--sessions", "1500", "--quiet"]).status == 0)
+        let html = try Binary.run(["report", "frustration", "--db", db, "--format", "html"])
+        #expect(html.status == 0, "\(html.stderr)")
+        let root = try #require(XMLTreeBuilder.parse(html.stdout).root)
+        for forbidden in forbiddenMarkup { #expect(!html.stdout.lowercased().contains(forbidden)) }
+        let charts = root.all("svg").filter { $0.first("title")?.text == "Frustration signals per config" }
+        let desc = try #require(charts.first?.first("desc")?.text)
+        #expect(charts.count == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Binary.run(
+            ["report", "frustration", "--db", db, "--format", "json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(json.count == 3)
+        #expect(json.contains { ($0["retries_after_cancel"] as? Int ?? 0) > 0 }, "the demo's retries give counts above 0")
+        for row in json {
+            let config = try #require(row["config"] as? String), presses = try #require(row["presses"] as? Int)
+            let part = try #require(desc.components(separatedBy: config).dropFirst().first, "\(config) in \(desc)")
+            for (label, column) in [("rage episode", "rage_episodes"), ("retry after cancel", "retries_after_cancel"),
+                                    ("retry after unseen", "retries_after_unseen"), ("dead press", "dead_presses")] {
+                let k = try #require(row[column] as? Int)
+                #expect(part.range(of: "\(label) [^;]* \(k) of \(presses)[;.]", options: .regularExpression) != nil,
+                        "\(config) \(label): \(k) of \(presses) in \(part)")
+            }
+        }
+        #expect(html.stdout.contains("Frustration signals per config") && html.stdout.contains("docs/frustration.md"))
+    }
+
     // The spring's progress as a standalone SVG: well-formed, and the curve ends at progress ≈ 1
     // at the settling duration. Independent figures (python, damped oscillator closed form with
     // k from the numeric-derivative Newton solve): ω₀ = √942.806, B = (ζω₀ − v)/ω_d, settling

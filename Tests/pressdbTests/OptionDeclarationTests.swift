@@ -39,7 +39,8 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
                    "cancel-retry-window", "unseen-retry-window", "reports", "list", "from", "format", "out",
                    "wide", "columns", "full", "explain"],
         "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "unit", "sequential", "tuning", "mde",
-                    "from", "where", "format", "out", "wide", "columns", "explain"],
+                    "from", "where", "rage-count", "rage-span", "rage-radius", "cancel-retry-window", "unseen-retry-window",
+                    "format", "out", "wide", "columns", "explain"],
         "configs": ["db", "format", "wide", "columns", "explain"],
         "config": ["db", "quiet"],
         "generate": ["sessions", "seed", "variants", "split", "assign", "containers", "format", "rate", "effect", "retry"],
@@ -47,7 +48,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
         "sweep": ["db", "base", "vary", "sample", "seed", "where", "objective", "weights", "top", "jobs", "show",
-                  "export-config", "format", "out", "quiet"],
+                  "export-config", "format", "out", "wide", "columns", "explain", "quiet"],
     ]
 
     /// Defaults stated outside the code: docs/compare.md "Options" (alpha 0.05, correction holm,

@@ -3,6 +3,7 @@
 // sweep shown and exported again, and the command-line errors.
 import Foundation
 import Testing
+import PressTestSupport
 
 /// A fresh database holding `pressdb generate` output, ingested (CompareTests' `database`), and
 /// its folder.
@@ -128,14 +129,27 @@ private let summaryColumns = ["sessions", "taps", "cancels", "scroll_aborts", "t
         let (_, db) = try generatedDatabase(["--sessions", "400", "--seed", "3"])
         let args = ["sweep", "--db", db, "--base", "spring-press", "--vary", "press_animation.damping_ratio=0.3:1.0:0.1",
                     "--vary", "pressed_scale=0.9,0.95,0.97"]
-        let table = try Binary.run(args)
-        #expect(table.status == 0, "\(table.stderr)")
-        let lines = table.stdout.split(separator: "\n")
+        // On a 100-column terminal every column fits: the point, 2 varied values, the 5 default
+        // objectives and pareto, the headers shortened ("fb p90", "unseen%").
+        let table = try PseudoTerminal.run(Binary.url, args, columns: 100, environment: ["NO_COLOR": "1"])
+        #expect(table.status == 0, "\(table.piped)")
+        let lines = table.terminal.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("base ") })
         #expect(lines.filter { $0.first?.isNumber == true }.count == 24)
         #expect(lines.contains { $0.hasSuffix("★") })
-        #expect(lines.prefix(28).allSatisfy { $0.count <= 100 }, "\(lines.map(\.count))")
-        #expect(table.stderr.contains("stored as sweep 1"))
+        #expect(lines.allSatisfy { $0.count <= 100 }, "\(lines.map(\.count))")
+        #expect(lines.contains { $0.contains("fb p90") && $0.contains("unseen%") && $0.hasSuffix("pareto") })
+        #expect(table.piped.contains("stored as sweep 1"))
+        // On 60 columns the last objectives are left out and named under the table; ★ stays.
+        let narrow = try PseudoTerminal.run(Binary.url, ["sweep", "--db", db, "--show", "1"], columns: 60,
+                                            environment: ["NO_COLOR": "1"])
+        let narrowLines = narrow.terminal.split(separator: "\n")
+        #expect(narrow.status == 0 && narrowLines.allSatisfy { $0.count <= 60 }, "\(narrow.terminal)")
+        #expect(narrowLines.contains { $0.hasSuffix("★") })
+        #expect(narrow.terminal.contains("false_actions") && narrow.terminal.contains("--wide shows all"))
+        // --columns chooses by the CSV names.
+        let chosen = try Binary.run(["sweep", "--db", db, "--show", "1", "--columns", "point,pareto,unseen_rate"])
+        #expect(chosen.status == 0 && chosen.stdout.split(separator: "\n").dropFirst().first == "point  pareto  unseen_rate")
         let json = try Binary.run(args + ["--format", "json", "-q"])
         let shown = try Binary.run(["sweep", "--db", db, "--show", "2", "--format", "json", "-q"])
         #expect(shown.status == 0 && shown.stdout == json.stdout)

@@ -152,6 +152,21 @@ private let shared: Result<String, Error> = Result {
         #expect(t.rowLine(rows[0]) == "spring-press    33.3  a long note of forty characters, exac…\n")
     }
 
+
+    @Test func footnotePatternsMatchAnyRunOfCharacters() {
+        // The patterns the reports use (reports/*.sql): a trailing, a leading and an inner `*`.
+        #expect(Footnote(["feedback_*"], "").applies(to: "feedback_p50_ms"))
+        #expect(!Footnote(["feedback_*"], "").applies(to: "action_p50_ms"))
+        #expect(Footnote(["*_rate"], "").applies(to: "rage_episodes_rate"))
+        #expect(!Footnote(["*_rate"], "").applies(to: "rage_presses"))
+        #expect(Footnote(["share_*_ms"], "").applies(to: "share_over_100_ms"))
+        #expect(!Footnote(["share_*_ms"], "").applies(to: "share_over_100ms"))
+        // Prefix and suffix may not overlap: "ab*ba" does not match "aba".
+        #expect(!Footnote(["ab*ba"], "").applies(to: "aba"))
+        #expect(Footnote(["ab*ba"], "").applies(to: "abba"))
+        #expect(Footnote(["a*b*c"], "").applies(to: "a-b-c") && !Footnote(["a*b*c"], "").applies(to: "a-c-b"))
+        #expect(Footnote(["sessions"], "").applies(to: "sessions") && !Footnote(["sessions"], "").applies(to: "sessions2"))
+    }
     @Test func wrapBreaksAtSpaces() {
         #expect(TerminalTable.wrap("aaa bbb ccc", width: 7) == "aaa bbb\nccc\n")
         #expect(TerminalTable.wrap("  aaa bbb", width: 6, indent: "    ") == "  aaa\n    bbb\n")

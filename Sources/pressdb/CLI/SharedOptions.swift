@@ -173,6 +173,56 @@ extension Option where Value == String {
     }
 }
 
+// MARK: - The frustration signals' parameters (report, compare)
+
+// The five `FrustrationParameters` as options, declared once for every command that computes the
+// signals (`@Option(.rageCount) var rageCount: Int`); their defaults and sources are
+// `FrustrationParameters`' (docs/frustration.md).
+extension Option where Value == Int {
+    /// `--rage-count N`: presses in a row on one control that make a rage episode.
+    static var rageCount: Option {
+        Option(wrappedValue: FrustrationParameters().rageCount, name: "rage-count", value: "N",
+               help: "Rage press: presses in a row on one control (PostHog's click_count)",
+               rule: .within(2...1000, "must be at least 2"))
+    }
+}
+
+extension Option where Value == Double {
+    /// `--rage-span S`: the most seconds from a rage episode's first touch-down to its last.
+    static var rageSpan: Option {
+        Option(wrappedValue: FrustrationParameters().rageSpan, name: "rage-span", value: "S",
+               help: "Rage press: the most seconds from the first touch-down to the last (PostHog's timeout_ms)",
+               rule: .between(0, 3600, "must lie between 0 and 3600"))
+    }
+    /// `--rage-radius PT`: the most points a rage episode's touch-downs lie from its first.
+    static var rageRadius: Option {
+        Option(wrappedValue: FrustrationParameters().rageRadius, name: "rage-radius", value: "PT",
+               help: "Rage press: the most points from the first touch-down (PostHog's threshold_px)",
+               rule: .between(0, 10000, "must lie between 0 and 10000"))
+    }
+    /// `--cancel-retry-window S`: seconds from a cancel's end within which a tap is a retry.
+    static var cancelRetryWindow: Option {
+        Option(wrappedValue: FrustrationParameters().cancelRetryWindow, name: "cancel-retry-window", value: "S",
+               help: "Retry after cancel: the most seconds from the failed press's end to the tap",
+               rule: .between(0, 3600, "must lie between 0 and 3600"))
+    }
+    /// `--unseen-retry-window S`: seconds from an unseen press's end within which a press is a retry.
+    static var unseenRetryWindow: Option {
+        Option(wrappedValue: FrustrationParameters().unseenRetryWindow, name: "unseen-retry-window", value: "S",
+               help: "Retry after unseen: the most seconds from the unseen press's end to the next press",
+               rule: .between(0, 3600, "must lie between 0 and 3600"))
+    }
+}
+
+extension FrustrationParameters {
+    /// The parameters from the five options' values.
+    init(rageCount: Int, rageSpan: Double, rageRadius: Double, cancelRetryWindow: Double, unseenRetryWindow: Double) {
+        self.init()
+        self.rageCount = rageCount; self.rageSpan = rageSpan; self.rageRadius = rageRadius
+        self.cancelRetryWindow = cancelRetryWindow; self.unseenRetryWindow = unseenRetryWindow
+    }
+}
+
 // MARK: - Values from the other modules
 
 extension TouchLogFormat: ChoiceArgument {}

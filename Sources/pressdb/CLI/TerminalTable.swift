@@ -84,8 +84,23 @@ struct Footnote: Equatable {
     var text: String
     init(_ columns: [String], _ text: String) { self.columns = columns; self.text = text }
 
+    /// Whether the note is on column `name`: a pattern's `*` matches any run of characters
+    /// (`feedback_*`, `*_rate`, `share_*_ms`), the rest must be equal.
     func applies(to name: String) -> Bool {
-        columns.contains { $0.hasSuffix("*") ? name.hasPrefix(String($0.dropLast())) : name == $0 }
+        columns.contains { Self.matches(name[...], pattern: $0.split(separator: "*", omittingEmptySubsequences: false)) }
+    }
+
+    /// Glob matching with `*` only: `parts` is the pattern split at each `*`.
+    private static func matches(_ name: Substring, pattern parts: [Substring]) -> Bool {
+        guard parts.count > 1 else { return name == parts[0] }
+        guard name.hasPrefix(parts[0]), name.hasSuffix(parts[parts.count - 1]),
+              name.count >= parts[0].count + parts[parts.count - 1].count else { return false }
+        var rest = name.dropFirst(parts[0].count).dropLast(parts[parts.count - 1].count)
+        for middle in parts.dropFirst().dropLast() where !middle.isEmpty {
+            guard let r = rest.range(of: middle) else { return false }
+            rest = rest[r.upperBound...]
+        }
+        return true
     }
 }
 

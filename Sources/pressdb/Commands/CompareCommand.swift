@@ -19,8 +19,11 @@ struct CompareCommand: ParsableCommand {
         Metrics (--metric, repeatable; default all): tap_rate, cancel_rate, scroll_abort_rate,
         false_action_rate, unseen_rate, feedback_latency_ms (mean), feedback_latency_p50_ms,
         feedback_latency_p90_ms, action_latency_ms, action_latency_p50_ms, action_latency_p90_ms;
-        feedback_latency and action_latency select a latency's three rows. Lower is better for
-        everything but tap_rate.
+        feedback_latency and action_latency select a latency's three rows; when named, the
+        frustration signals rage_episode_rate, retry_after_cancel_rate, retry_after_unseen_rate
+        and dead_press_rate (--metric frustration: all four), with their parameters
+        (--rage-count ... --unseen-retry-window) as in 'pressdb report frustration'. Lower is
+        better for everything but tap_rate.
 
         Unit of analysis (--unit): users by default when every compared session has a user (and,
         observed, no user has sessions in both arms), else sessions, and the output says why.
@@ -95,6 +98,11 @@ struct CompareCommand: ParsableCommand {
             discussion: "Observed mode; --where on config, variant (and with --unit session on control, screen, app_version).")
     var from: String?
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
+    @Option(.rageCount) var rageCount: Int
+    @Option(.rageSpan) var rageSpan: Double
+    @Option(.rageRadius) var rageRadius: Double
+    @Option(.cancelRetryWindow) var cancelRetryWindow: Double
+    @Option(.unseenRetryWindow) var unseenRetryWindow: Double
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
     @Flag(.wide) var wide: Bool
@@ -126,11 +134,16 @@ struct CompareCommand: ParsableCommand {
             throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
         }
 
+        let signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
+                                            cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
         let report: ExperimentReport
         var notes: [String] = []
         if let from {
             for option in [$paired, $database] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with --from (a partial of observed sessions)")
+            }
+            for option in [$rageCount, $rageSpan, $rageRadius, $cancelRetryWindow, $unseenRetryWindow] where option.wasGiven {
+                throw CLIError.usage("\(option.displayName) does not apply with --from (a partial holds no press sequences)")
             }
             // A partial holds no press sequences: rage episodes and retries need each user's other presses.
             let sequenceMetrics: [ExperimentMetric] = [.rageEpisodeRate, .retryAfterCancelRate, .retryAfterUnseenRate]
@@ -145,10 +158,11 @@ struct CompareCommand: ParsableCommand {
                 throw CLIError.usage("\(option.displayName) does not apply with --paired (A and B are configurations; every session is in both arms)")
             }
             (report, notes) = try Self.paired(a, b, path: path, equals: equals, metrics: metrics, correction: correction,
-                                              configuration: configuration, unit: unit)
+                                              configuration: configuration, unit: unit, signals: signals)
         } else {
             (report, notes) = try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
-                                                correction: correction, configuration: configuration, unit: unit)
+                                                correction: correction, configuration: configuration, unit: unit,
+                                                signals: signals)
         }
 
         let renderer = ComparisonRenderer(report: report, notes: notes)
@@ -201,10 +215,11 @@ struct CompareCommand: ParsableCommand {
 
     static func observed(_ a: String, _ b: String, path: String, by: String, equals: [String: String], split: [Double]?,
                          metrics: [ExperimentMetric], correction: MultipleComparisonCorrection,
-                         configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
+                         configuration: StatsConfiguration, unit asked: AnalysisUnit?,
+                         signals: FrustrationParameters = FrustrationParameters()) throws -> (ExperimentReport, [String]) {
         let reader: ObservedComparisonReader
         let sequences = metrics.contains(where: ExperimentMetric.frustration.contains)
-        do { reader = try ObservedComparisonReader(path: path, by: by, equals: equals, pressSequences: sequences) } catch let e as ComparisonError {
+        do { reader = try ObservedComparisonReader(path: path, by: by, equals: equals, pressSequences: sequences, signals: signals) } catch let e as ComparisonError {
             throw CLIError.usage("\(e)")
         } catch {
             throw CLIError.failure("cannot read \(path): \(error)")
@@ -255,10 +270,12 @@ struct CompareCommand: ParsableCommand {
 
     static func paired(_ a: String, _ b: String, path: String, equals: [String: String], metrics: [ExperimentMetric],
                        correction: MultipleComparisonCorrection,
-                       configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
+                       configuration: StatsConfiguration, unit asked: AnalysisUnit?,
+                       signals: FrustrationParameters = FrustrationParameters()) throws -> (ExperimentReport, [String]) {
         let database = DatabasePath(path)
         let store = try database.openStore()
-        let pairing = try PairedComparison(store: store, pressSequences: metrics.contains(where: ExperimentMetric.frustration.contains))
+        let pairing = try PairedComparison(store: store, signals: signals,
+                                           pressSequences: metrics.contains(where: ExperimentMetric.frustration.contains))
         // Sessions replayed now under A or B, of all that lack one of the two results.
         let progress = Progress("compare", unit: .sessions, enabled: Progress.shown(quiet: false))
         defer { progress.clear() }

@@ -50,21 +50,11 @@ struct ReportCommand: ParsableCommand {
             help: "Report the sessions replayed as CONFIG ('pressdb replay --as') instead of each under its own configuration")
     var replayedAs: String?
     @Option(value: "NAME", help: "Only the sessions with this frustration signal (docs/frustration.md)") var signal: SessionSignal?
-    @Option(value: "N", help: "Rage press: presses in a row on one control (PostHog's click_count)",
-            rule: .within(2...1000, "must be at least 2"))
-    var rageCount = FrustrationParameters().rageCount
-    @Option(value: "S", help: "Rage press: the most seconds from the first touch-down to the last (PostHog's timeout_ms)",
-            rule: .between(0, 3600, "must lie between 0 and 3600"))
-    var rageSpan = FrustrationParameters().rageSpan
-    @Option(value: "PT", help: "Rage press: the most points from the first touch-down (PostHog's threshold_px)",
-            rule: .between(0, 10000, "must lie between 0 and 10000"))
-    var rageRadius = FrustrationParameters().rageRadius
-    @Option(value: "S", help: "Retry after cancel: the most seconds from the failed press's end to the tap",
-            rule: .between(0, 3600, "must lie between 0 and 3600"))
-    var cancelRetryWindow = FrustrationParameters().cancelRetryWindow
-    @Option(value: "S", help: "Retry after unseen: the most seconds from the unseen press's end to the next press",
-            rule: .between(0, 3600, "must lie between 0 and 3600"))
-    var unseenRetryWindow = FrustrationParameters().unseenRetryWindow
+    @Option(.rageCount) var rageCount: Int
+    @Option(.rageSpan) var rageSpan: Double
+    @Option(.rageRadius) var rageRadius: Double
+    @Option(.cancelRetryWindow) var cancelRetryWindow: Double
+    @Option(.unseenRetryWindow) var unseenRetryWindow: Double
     @Option(value: "DIR", help: "A folder of your own .sql report files") var reports: String?
     @Flag(help: "List the available reports with their descriptions.") var list: Bool
     @Option(value: "PARTIAL", help: "Report from a partial ('pressdb aggregate') instead of the database",
@@ -236,11 +226,8 @@ struct ReportCommand: ParsableCommand {
         filter.replayedAs = replayedAs
         filter.pressSequences = def.readsPressSequences
         filter.signal = signal
-        filter.signals.rageCount = rageCount
-        filter.signals.rageSpan = rageSpan
-        filter.signals.rageRadius = rageRadius
-        filter.signals.cancelRetryWindow = cancelRetryWindow
-        filter.signals.unseenRetryWindow = unseenRetryWindow
+        filter.signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
+                                               cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
         if let from { return try reportFromPartial(from, def: def, filter: filter) }
 
         guard database.exists else {
@@ -263,7 +250,10 @@ struct ReportCommand: ParsableCommand {
             if try !runner.hasInput() {
                 throw CLIError.empty(try Self.emptyInputReason(runner, filter))
             }
-            for partial in try runner.partialCoverage() { printError("pressdb report: warning: \(Self.describe(partial, replayedAs: filter.replayedAs != nil))") }
+            for partial in try runner.partialCoverage() {
+                let warning = "pressdb report: warning: " + Self.describe(partial, replayedAs: filter.replayedAs != nil)
+                printError(TerminalTable.wrap(warning, width: Terminal.width(STDERR_FILENO), indent: "  "))
+            }
         }
         guard let tabular = format.tabular else {
             let result: ReportResult
@@ -273,9 +263,11 @@ struct ReportCommand: ParsableCommand {
             let context = ReportPageContext(reportName: name, isUserDefined: def.isUserDefined, databasePath: path, filter: filter, generatedAt: Date())
             let page: HTMLPage
             do {
-                page = name == "summary" && !def.isUserDefined
-                    ? try ReportPage.summary(result, runner: runner, context: context)
-                    : try ReportPage.table(result, runner: runner, context: context)
+                switch def.isUserDefined ? "" : name {
+                case "summary": page = try ReportPage.summary(result, runner: runner, context: context)
+                case "frustration": page = try ReportPage.frustration(result, runner: runner, context: context)
+                default: page = try ReportPage.table(result, runner: runner, context: context)
+                }
             } catch {
                 throw CLIError.failure("cannot build the HTML page: \(error)")
             }

@@ -69,6 +69,9 @@ struct SweepCommand: ParsableCommand {
     var exportConfig: String?
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
+    @Flag(.wide) var wide: Bool
+    @Option(.columns) var columns: [String]
+    @Flag(.explain) var explain: Bool
     @Flag(.quiet(help: "Print no progress or summary on standard error.")) var quiet: Bool
 
     func validate() throws {
@@ -253,7 +256,8 @@ struct SweepCommand: ParsableCommand {
         let text: String
         if let tabular = format.tabular {
             if tabular != .table && !quiet { printError(renderer.headline) }
-            text = renderer.render(tabular, color: tabular == .table && out == nil && useColor())
+            text = try renderer.render(tabular, options: .standardOutput(wide: wide, columns: columns, explain: explain,
+                                                                         out: out))
         } else {
             do { text = try SweepPage.page(sweep, renderer: renderer, databasePath: database.path).render() } catch {
                 throw CLIError.failure("cannot build the HTML page: \(error)")

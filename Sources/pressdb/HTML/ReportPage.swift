@@ -1,6 +1,7 @@
 // `pressdb report --format html`: the summary report as one self-contained page — the scale
 // curve of a typical tap per configuration, the feedback-latency distributions, the outcome
-// rates with their intervals, and the terminal report's numbers as tables (docs/html-report.md).
+// rates with their intervals, and the terminal report's numbers as tables; the frustration
+// report's signals the same way (docs/html-report.md).
 import Foundation
 import PressCharts
 import PressCore
@@ -108,6 +109,44 @@ enum ReportPage {
         return page
     }
 
+    /// The frustration signals, as `reports/frustration.sql` names them: (chart label, count
+    /// column, what the legend says).
+    static let frustrationSignals = [
+        ("rage episode", "rage_episodes", "presses ending a rage episode: several presses in a row on one control, close in time and place"),
+        ("retry after cancel", "retries_after_cancel", "cancelled or scroll-aborted presses followed soon by a tap on the same control"),
+        ("retry after unseen", "retries_after_unseen", "presses whose feedback never showed, followed soon by another press"),
+        ("dead press", "dead_presses", "presses that neither moved nor did anything: no tap, no feedback"),
+    ]
+
+    /// The frustration report's page (`pressdb report frustration --format html`): the four
+    /// signals per group as rates with their Wilson intervals, then the rows. Falls back to
+    /// `table(…)` when the columns are not the built-in report's (a user's own `frustration.sql`).
+    /// - Throws: `DatabaseError` from the runner's counts.
+    static func frustration(_ result: ReportResult, runner: ReportRunner, context: ReportPageContext) throws -> HTMLPage {
+        let needed = ["grp", "variant", "presses"] + frustrationSignals.flatMap { s in
+            [s.1, s.1 + "_rate", s.1 + "_rate_low", s.1 + "_rate_high"] }
+        guard needed.allSatisfy(result.columns.contains) else { return try table(result, runner: runner, context: context) }
+        var page = HTMLPage(title: "pressdb report: frustration by \(context.filter.by)")
+        try describeSource(&page, runner: runner, context: context)
+        page.heading("Frustration signals")
+        page.paragraph("Per press, what a person’s next presses say about the last one — each a share of the presses of the "
+            + "group with its 95 % Wilson score interval (the numbers beside each bar: the rate, the interval, the count). "
+            + "The definitions, their parameters and their sources are in docs/frustration.md.")
+        page.figure(rateChart(result, by: context.filter.by, title: "Frustration signals per \(context.filter.by)",
+                              categories: frustrationSignals.map { ($0.0, $0.1, $0.1 + "_rate") }, total: "presses"),
+                    caption: "Share of presses with each signal, per \(context.filter.by): bars are the observed rates, "
+                        + "whiskers their 95 % Wilson score intervals. The axis ends at the largest upper bound, rounded "
+                        + "up, so that small rates stay readable.")
+        page.heading("The numbers")
+        page.paragraph("The terminal report’s figures (pressdb report frustration with the same options); by-user rates and "
+            + "per-user shares are in its CSV and JSON.")
+        let folded = ReportCommand.foldIntervals(ReportCommand.table(result, groupName: context.filter.by))
+        for table in transposed(folded, by: context.filter.by, caption: "Frustration signals") { page.table(table) }
+        page.heading("What the signals mean", level: 3)
+        page.definitionList(frustrationSignals.map { ($0.1, $0.2) })
+        return page
+    }
+
     /// Any report's page: where it comes from and its rows as a table.
     /// - Throws: `DatabaseError` from the runner's counts.
     static func table(_ result: ReportResult, runner: ReportRunner, context: ReportPageContext) throws -> HTMLPage {
@@ -190,15 +229,18 @@ enum ReportPage {
         }
     }
 
-    /// Tap, cancel and scroll-abort rates with their Wilson intervals, one group per row.
-    static func rateChart(_ result: ReportResult, by: String) -> RateIntervalChart {
+    /// Rates with their Wilson intervals (`RATE`, `RATE_low`, `RATE_high`), one group per row:
+    /// by default the summary's tap, cancel and scroll-abort rates of its sessions. Each
+    /// category is (label, count column, rate column); `total` names the denominator column.
+    static func rateChart(_ result: ReportResult, by: String, title: String? = nil,
+                          categories: [(String, String, String)] = [("tap", "taps", "tap_rate"), ("cancel", "cancels", "cancel_rate"),
+                                                                    ("scroll-abort", "scroll_aborts", "scroll_abort_rate")],
+                          total: String = "sessions") -> RateIntervalChart {
         func index(_ name: String) -> Int? { result.columns.firstIndex(of: name) }
-        let categories = [("tap", "taps", "tap_rate"), ("cancel", "cancels", "cancel_rate"),
-                          ("scroll-abort", "scroll_aborts", "scroll_abort_rate")]
         let groups = result.rows.map { row -> RateGroup in
             func text(_ name: String) -> String? { index(name).flatMap { if case .text(let s) = row[$0] { s } else { nil } } }
             func number(_ name: String) -> Double? { index(name).flatMap { Self.number(row[$0]) } }
-            let sessions = number("sessions") ?? 0
+            let sessions = number(total) ?? 0
             let rates = categories.compactMap { label, count, rate -> RateInterval? in
                 guard let estimate = number(rate), let low = number(rate + "_low"), let high = number(rate + "_high") else { return nil }
                 let detail = number(count).map { "\(Int($0)) of \(Int(sessions))" }
@@ -206,7 +248,7 @@ enum ReportPage {
             }
             return RateGroup(name: Self.label(group: text("grp"), arm: text("variant")), rates: rates)
         }
-        return RateIntervalChart(title: "Outcome rates per \(by)", groups: groups)
+        return RateIntervalChart(title: title ?? "Outcome rates per \(by)", groups: groups)
     }
 
     static func number(_ value: SQLValue) -> Double? {
@@ -221,7 +263,7 @@ enum ReportPage {
     /// the row header), one column per group (`groupsPerTable` at most per table), cells formatted
     /// exactly as the terminal shows them. A summary has many figures and few groups, so this
     /// reads without scrolling sideways.
-    static func transposed(_ table: ResultTable, by: String) -> [DataTable] {
+    static func transposed(_ table: ResultTable, by: String, caption: String = "Summary") -> [DataTable] {
         let keyNames = [by, "variant"]
         let keys = keyNames.compactMap { name in table.columns.firstIndex { $0.name == name } }
         let figures = table.columns.indices.filter { !keys.contains($0) }
@@ -238,7 +280,7 @@ enum ReportPage {
         return chunks.enumerated().map { index, rows in
             let part = chunks.count > 1 ? " (\(index + 1) of \(chunks.count))" : ""
             return DataTable(
-                caption: "Summary per \(by)\(part)",
+                caption: "\(caption) per \(by)\(part)",
                 columns: [.text("figure")] + rows.map { .numeric(header($0)) },
                 rows: figures.map { f in
                     [table.columns[f].name] + rows.map { Render.display($0[f], table.columns[f].style) }

@@ -59,8 +59,9 @@ struct SweepRenderer {
 
     // MARK: The terminal
 
-    /// Short headers for the terminal, so that a grid's objectives fit 100 columns; the legend
-    /// under the table names them in full.
+    /// Short headers for the HTML page's tables, so that a grid's objectives fit the page; the
+    /// legend under them names them in full. (The terminal table shortens its headers itself,
+    /// `ColumnNames.short`, and `--columns` takes the full names.)
     static let shortNames: [String: String] = [
         "feedback_p50_ms": "fb_p50_ms", "feedback_p90_ms": "fb_p90_ms", "feedback_p99_ms": "fb_p99_ms",
         "unseen_rate": "unseen", "unseen_presses": "unseen_n", "release_jump_p90_pt": "jump_p90_pt",
@@ -100,7 +101,7 @@ struct SweepRenderer {
         columns += pathHeaders.map { Column($0, .number(0)) }
         for o in objectives {
             let sample = rows.lazy.compactMap { $0.metrics.first { $0.name == o.name }?.value }.first { $0 != .null }
-            columns.append(Column(Self.shortNames[o.name] ?? o.name, Self.terminalStyle(o.name, sample)))
+            columns.append(Column(o.name, Self.terminalStyle(o.name, sample)))
         }
         if ranked { columns.append(Column("score", .number(3))) }
         columns.append(Column("pareto"))
@@ -123,8 +124,6 @@ struct SweepRenderer {
         }
         let onFrontier = report.rows.filter(\.pareto).count
         var legend: [String] = []
-        let named = objectives.compactMap { o in Self.shortNames[o.name].map { "\($0) = \(o.name)" } }
-        if !named.isEmpty { legend.append(named.joined(separator: ", ")) }
         let directions = objectives.map { "\($0.name) \($0.direction == .lowerIsBetter ? "lower" : "higher")" }
         legend.append("★ Pareto frontier: \(onFrontier) of \(report.rows.count) points that no other point beats on every "
                       + "objective (\(directions.joined(separator: ", ")) is better)")
@@ -137,9 +136,6 @@ struct SweepRenderer {
                       + "pressdb sweep --export-config \(sweepID):POINT")
         return (table, legend)
     }
-
-    /// The width legend lines are wrapped to: the terminal's, else `Terminal.defaultWidth`.
-    static var width: Int { Terminal.width() ?? Terminal.defaultWidth }
 
     /// `text` broken at spaces into lines of at most `width` characters (a longer word stays whole).
     static func wrapped(_ text: String, width: Int) -> [String] {
@@ -169,12 +165,22 @@ struct SweepRenderer {
         return text
     }
 
-    func render(_ format: OutputFormat, color: Bool) -> String {
+    /// The sweep in `format`; a terminal table is fitted to `options`' width (`TerminalTable`:
+    /// the point, ★ and the varied values are kept longest, then the objectives in order) with
+    /// the legend wrapped under it.
+    /// - Throws: `CLIError.usage` for a `--columns` name the table does not have.
+    func render(_ format: OutputFormat, options: TableOptions = TableOptions()) throws -> String {
         switch format {
         case .table:
             let (table, legend) = terminalTable()
-            return headline + "\n" + Render.render(table, as: .table, color: color)
-                + legend.flatMap { Self.wrapped($0, width: Self.width) }.map { $0 + "\n" }.joined()
+            let (columns, cells) = TerminalTable.shownColumns(table.columns)
+            let rows = table.rows.map(cells)
+            let presentation = TablePresentation(key: [table.columns[0].name, "pareto"] + pathHeaders
+                                                     + table.columns.dropFirst().map(\.name).filter { $0 != "pareto" })
+            let layout = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
+            let width = options.width ?? Terminal.defaultWidth
+            return Self.wrapped(headline, width: width).map { $0 + "\n" }.joined() + layout.render(rows)
+                + legend.flatMap { Self.wrapped($0, width: width) }.map { $0 + "\n" }.joined()
         default:
             return Render.render(fullTable(), as: format)
         }
