@@ -170,6 +170,13 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The open transaction's changes to the maintained summary cells
+    /// (PressStore/SummaryCells.swift), made by `Store`'s result writes; nil until the first
+    /// such write, and on a schema without the cells.
+    var summaryCells: SummaryCellsWriter?
+    /// Whether `summaryCells` was looked for (the schema has `summary_cells`).
+    var summaryCellsChecked = false
+
     /// True while a transaction is open (not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
@@ -207,7 +214,12 @@ public final class Database {
     private func dataVersion() throws -> Int64 {
         try prepare("PRAGMA data_version").scalarInt() ?? 0
     }
-    public func commit() throws { try execute("COMMIT") }
+    /// Commits the open transaction, first writing the maintained summary cells' changes
+    /// (`summaryCells`) into it, so the cells commit with the rows they count.
+    public func commit() throws {
+        try summaryCells?.flush(self)
+        try execute("COMMIT")
+    }
     /// Commits, then pauses `handOffMilliseconds` before the caller begins its next transaction,
     /// so another process waiting to write (polling every `busyPollMilliseconds`) takes its turn:
     /// two long ingests then interleave their batches instead of one timing out.
@@ -217,6 +229,7 @@ public final class Database {
     }
     /// Rolls back when a transaction is open; never throws (used on error paths).
     public func rollback() {
+        summaryCells?.discard()
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 

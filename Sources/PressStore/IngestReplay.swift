@@ -142,14 +142,9 @@ final class StoredSessionReplay {
         redefined.insert(name)
         var removed = 0
         if let c = chosen[name] ?? nil {
-            let delete = try store.db.prepare("""
-                DELETE FROM results WHERE config_version = ?1 AND session_id IN
-                    (SELECT id FROM sessions WHERE id >= ?2 AND coalesce(config, ?3) = ?4)
-                """)
-            delete.bind(1, c.version); delete.bind(2, firstNewID)
-            delete.bind(3, replayer.options.defaultConfig); delete.bind(4, name)
-            try delete.run()
-            removed = store.db.changes
+            removed = try store.deleteResults(where: """
+                r.config_version = ?1 AND r.session_id IN (SELECT id FROM sessions WHERE id >= ?2 AND coalesce(config, ?3) = ?4)
+                """, [.text(c.version), .integer(firstNewID), .text(replayer.options.defaultConfig), .text(name)])
         }
         chosen[name] = .some(nil)
         return removed

@@ -250,8 +250,20 @@ public final class ReportRunner {
     public func partialCoverage() throws -> [PartialCoverage] {
         let p = Self.parameter
         guard filter.equals["outcome"] == nil, filter.signal == nil, filter.replayedAs == nil || filter.equals["config"] == nil else { return [] }
-        let attributes = ReportFilter.filterKeys.filter { $0 != "outcome" && $0 != "config" }
+        // Without filters on the sessions, the selection reads the `sessions_by_config` index
+        // only, and the covered sessions come from the summary cells when they are current
+        // (`report_input` holds exactly the sessions of the world's cells).
+        let unfiltered = filter.since == nil && filter.until == nil && filter.equals.keys.allSatisfy { $0 == "config" }
+        let fromCells = unfiltered && cellsAnswerSummary ? try SummaryCells.areCurrent(db) : false
+        let covered = fromCells
+            ? """
+              (SELECT coalesce(sum(k.sessions), 0) FROM main.summary_cells AS k WHERE k.config = c.name AND k.config_version = c.version
+                 AND (CASE WHEN \(p("replayed_as")) IS NULL THEN k.counterfactual = 0 ELSE k.config = \(p("replayed_as")) END))
+              """
+            : "(SELECT count(*) FROM temp.report_input AS i WHERE i.config = c.name)"
+        let attributes = unfiltered ? "1" : ReportFilter.filterKeys.filter { $0 != "outcome" && $0 != "config" }
             .map { "(\(p($0)) IS NULL OR s.\($0) = \(p($0)))" }.joined(separator: " AND ")
+        let times = unfiltered ? "1" : "(\(p("since")) IS NULL OR s.t0 >= \(p("since"))) AND (\(p("until")) IS NULL OR s.t0 <= \(p("until")))"
         // A session's own configuration: the one it names, else the one its own result was
         // replayed under (the ingest's --config or spring-press).
         let own = """
@@ -262,11 +274,9 @@ public final class ReportRunner {
             WITH selected AS (
                 SELECT CASE WHEN \(p("replayed_as")) IS NULL THEN \(own) ELSE \(p("replayed_as")) END AS config
                 FROM main.sessions AS s
-                WHERE (\(p("since")) IS NULL OR s.t0 >= \(p("since"))) AND (\(p("until")) IS NULL OR s.t0 <= \(p("until")))
-                  AND \(attributes)
+                WHERE \(times) AND \(attributes)
             )
-            SELECT c.name, c.version, count(*) AS selected,
-                   (SELECT count(*) FROM temp.report_input AS i WHERE i.config = c.name) AS covered
+            SELECT c.name, c.version, count(*) AS selected, \(covered) AS covered
             FROM selected JOIN temp.current_configs AS c ON c.name = selected.config
             WHERE \(p("config")) IS NULL OR \(p("replayed_as")) IS NOT NULL OR selected.config = \(p("config"))
             GROUP BY c.name, c.version HAVING covered < count(*) ORDER BY c.name

@@ -94,6 +94,9 @@ public enum Schema {
         // WAL is safe against corruption at NORMAL; a power loss may lose the last commits only.
         try db.execute("PRAGMA synchronous = NORMAL")
         try migrate(db, migrations: all)
+        // The maintained summary cells (migrations/0006): built after the migration that adds
+        // them, and again after writes from outside pressdb.
+        if all.count >= 6 { try SummaryCells.ensureCurrent(db) }
         return db
     }
 

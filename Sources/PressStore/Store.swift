@@ -251,7 +251,10 @@ public final class Store {
         st.bind(12 + Store.attributeCount, s.samples[0].x)
         st.bind(13 + Store.attributeCount, s.samples[0].y)
         try st.run()
-        return db.changes == 1 ? db.lastInsertRowID : nil
+        guard db.changes == 1 else { return nil }
+        let id = db.lastInsertRowID
+        try summaryCells()?.sessionStored(id, s.meta)
+        return id
     }
 
     /// A complete session's A/B arm as `sessions.variant` stores it (and reports group by it):
@@ -445,11 +448,22 @@ public final class Store {
 
     private func writeResults(_ rows: [ResultRow]) throws {
         let k = Store.resultsPerStatement
+        let cells = try summaryCells()
         var i = 0
         while rows.count - i >= k {
+            // The maintained summary cells count a batch without reading it back only when every
+            // row is a new session's first result under its version (ingest's rows); any other
+            // batch goes row by row, each read back so a replaced row is subtracted.
+            let batch = rows[i..<(i + k)]
+            if let cells, !cells.areFresh(batch) {
+                for r in batch { try insertResult(r) }
+                i += k
+                continue
+            }
             let s = try hot(&insertResultsStatement, Store.insertResultSQL(rows: k))
             for j in 0..<k { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
             try s.run()
+            if let cells { for r in batch { cells.countFresh(r) } }
             i += k
         }
         while i < rows.count {
@@ -460,10 +474,15 @@ public final class Store {
 
     /// Inserts (or updates, or leaves alone when the stored row is the same) one result row in
     /// the open transaction (or on its own): what `insertResults` does per row.
+    ///
+    /// Every row written is counted into the maintained summary cells (`SummaryCellsWriter`,
+    /// written at commit in the same transaction); outside a transaction the row gets one of its
+    /// own, so that it and its cells commit together.
     public func insertResult(_ r: ResultRow) throws {
+        guard db.isInTransaction else { return try db.transaction { try insertResult(r) } }
         let s = try hot(&insertResultStatement, Store.insertResultSQL(rows: 1))
         Store.bindResult(s, r, first: 1)
-        try s.run()
+        if let cells = try summaryCells() { try cells.write(r, in: db) { try s.run() } } else { try s.run() }
     }
 
     /// Parameters a result row binds (`bindResult`).
@@ -499,6 +518,33 @@ public final class Store {
                         excluded.action_fired, excluded.feedback_latency_ms, excluded.action_latency_ms,
                         excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt)
             """
+    }
+
+    /// Deletes the `results` rows matching `condition` (SQL over the table aliased `r`, with
+    /// `values` bound to `?1`, `?2`, …), subtracting each from the maintained summary cells.
+    /// The one way pressdb removes results. Outside a transaction it opens one of its own.
+    /// - Returns: the number of rows deleted.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func deleteResults(where condition: String, _ values: [SQLValue]) throws -> Int {
+        guard db.isInTransaction else { return try db.transaction { try deleteResults(where: condition, values) } }
+        if let cells = try summaryCells() { return try cells.deleteResults(where: condition, values, in: db) }
+        let delete = try db.prepare("DELETE FROM main.results AS r WHERE \(condition)")
+        delete.bind(values)
+        try delete.run()
+        return db.changes
+    }
+
+    /// This connection's writer of the maintained summary cells; nil on a schema without them
+    /// (a database built by an older migration list, in tests).
+    func summaryCells() throws -> SummaryCellsWriter? {
+        if !db.summaryCellsChecked {
+            db.summaryCellsChecked = true
+            if try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_cells'").scalarInt() != nil {
+                db.summaryCells = SummaryCellsWriter()
+            }
+        }
+        return db.summaryCells
     }
 
 }

@@ -55,13 +55,14 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 5: migrations/0005_touch_down_point.sql (issue 21) added sessions.x0 and y0,
-        // after 0004_sweeps.sql (issue 18) the sweeps table.
-        #expect(try db.userVersion == 5)
+        // Version 6: migrations/0006_summary_cells.sql (issue 20) the maintained summary cells,
+        // after 0005_touch_down_point.sql (issue 21) sessions.x0 and y0 and 0004_sweeps.sql
+        // (issue 18) the sweeps table.
+        #expect(try db.userVersion == 6)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,sweeps")
+        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,summary_cells,summary_latencies,summary_state,sweeps")
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -74,7 +75,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 5)
+        #expect(try db.userVersion == 6)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         // Its samples BLOB is empty: no touch-down point to fill in.
         #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
@@ -124,7 +125,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 5) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 6) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)

@@ -274,6 +274,14 @@ struct ReportCommand: ParsableCommand {
             try emit(page.render(), to: out, protecting: path)
             return ExitCode.ok
         }
+        // The built-in summary from the cells maintained as results are written, when they can
+        // answer it (SummaryCells.swift); the same rows as its SQL.
+        if name == "summary", !def.isUserDefined, let result = try runner.maintainedSummary() {
+            let writer = try rowWriter(def, tabular: tabular, filter: filter, columns: result.columns, protecting: path)
+            for row in result.rows { try writer.add(row.map(Self.cell)) }
+            try writer.finish()
+            return ExitCode.ok
+        }
         // Rows go out as SQLite produces them (RowWriter): a report of any length runs in bounded
         // memory, and a closed pipe (`| head`) ends it at once.
         var writer: RowWriter?

@@ -1,0 +1,427 @@
+// The database's own `Partial`: the summary report's cells (migrations/0006_summary_cells.sql),
+// kept up to date by the code that writes results. `Store.insertResult` and
+// `Store.deleteResults` add and subtract each row they write or remove in memory
+// (`SummaryCellsWriter`, one per connection); `Database.commit` writes the touched cells and
+// histogram bins (an upsert each) before COMMIT, in the same transaction, and `rollback` drops
+// them with the rows. `pressdb report` reads the cells (`ReportRunner.maintainedSummary`) when
+// `summary_state` shows they match the tables, and computes the rows with `Partial.summary`.
+import CSQLite
+import PressCore
+import PressStats
+
+/// What a maintained cell is keyed by: the result's configuration, version and counterfactual
+/// flag, and its session's report keys other than `config` (`SummaryCells.sessionAttributes`).
+struct SummaryCellKey: Hashable {
+    var config: String
+    var configVersion: String
+    var counterfactual: Bool
+    /// `SummaryCells.sessionAttributes`' values, in that order.
+    var attributes: [String?]
+}
+
+/// The maintained cells: their schema's names and the reads and rebuild over them.
+public enum SummaryCells {
+    /// The session attributes a cell is keyed by: the report groupings but `config` (a cell's
+    /// configuration is the result's, as in `session_results`).
+    static let sessionAttributes = SessionAttribute.reportGroupings.filter { $0 != .config }
+    /// The events a cell counts, in its columns' order: those one result decides
+    /// (`SessionEvent.occurs(in:)`); the press-sequence signals are 0 in every partial.
+    static let events: [SessionEvent] = SessionEvent.allCases.filter {
+        ![.rageEpisode, .retryAfterCancel, .retryAfterUnseen].contains($0)
+    }
+    /// Each of `events`' position in `SessionEvent.allCases` (a tally's `events` index).
+    static let eventIndices = events.map { SessionEvent.allCases.firstIndex(of: $0)! }
+    /// The two latency histograms, by `summary_latencies.metric`.
+    static let feedbackMetric = "feedback_latency_ms", actionMetric = "action_latency_ms"
+
+    /// The report keys of a session as `sessions` stores them (`variant`: the given one, else
+    /// the config name).
+    static func keys(of a: SessionAttributes) -> [String?] {
+        sessionAttributes.map { attribute in
+            if attribute == .variant { return Store.storedVariant(a) }
+            if case .text(let t)? = a[value: attribute] { return t }
+            return nil
+        }
+    }
+
+    /// A result as a cell counts it.
+    static func counted(_ r: SessionResult) -> AggregatedSession {
+        AggregatedSession(group: [], user: nil, events: SessionEvent.allCases.map { $0.occurs(in: r) },
+                          feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
+                          releaseJumpPt: r.releaseJumpPt)
+    }
+
+    /// Whether the cells count exactly the rows of `results` and `sessions`: built, no write
+    /// from outside pressdb since (`summary_state`), as many `results` rows and the same
+    /// largest rowid as the last commit recorded. Reads an index of `results` once (the count).
+    /// False on a database without the cells.
+    public static func areCurrent(_ db: Database) throws -> Bool {
+        guard try db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'summary_state'").scalarInt() != nil else { return false }
+        return try db.prepare("""
+            SELECT results = (SELECT count(*) FROM main.results) AND max_rowid IS (SELECT max(rowid) FROM main.results)
+                   AND outside_writes = 0
+            FROM main.summary_state
+            """).scalarInt() == 1
+    }
+
+    /// Builds the cells again from `results` and `sessions` when they do not match them (a new
+    /// migration, writes from outside pressdb), in a transaction of their own. A read-only
+    /// connection leaves them as they are (reports then read the rows).
+    /// - Throws: `DatabaseError`.
+    public static func ensureCurrent(_ db: Database) throws {
+        guard !db.isReadOnly, try !areCurrent(db) else { return }
+        try db.transaction {
+            guard try !areCurrent(db) else { return }
+            try rebuild(db)
+        }
+    }
+
+    /// Replaces every cell by the sum of the stored rows, through the writer's own code (one
+    /// `SummaryCellsWriter` over every row, flushed onto empty tables). Call in a transaction.
+    static func rebuild(_ db: Database) throws {
+        try db.execute("DELETE FROM summary_latencies; DELETE FROM summary_cells")
+        let writer = SummaryCellsWriter()
+        let s = try db.prepare("""
+            SELECT r.config, r.config_version, r.counterfactual, \(sessionAttributes.map { "s.\($0.key)" }.joined(separator: ", ")),
+                   \(SummaryCellsWriter.resultColumns)
+            FROM main.results AS r JOIN main.sessions AS s ON s.id = r.session_id
+            """)
+        let k = Int32(3 + sessionAttributes.count)
+        while try s.step() {
+            let key = SummaryCellKey(config: s.text(0), configVersion: s.text(1), counterfactual: s.int(2) != 0,
+                                     attributes: (3..<k).map { s.optionalText($0) })
+            writer.add(key, SummaryCellsWriter.result(s, from: k))
+        }
+        try writer.flush(db, recordingState: false)
+        try db.execute("""
+            UPDATE summary_state SET results = (SELECT count(*) FROM main.results),
+                   max_rowid = (SELECT max(rowid) FROM main.results), outside_writes = 0
+            """)
+    }
+
+    /// The partial of the cells of one report world, each configuration at its version in
+    /// `temp.current_configs`: the sessions' own results (`replayedAs` nil), or every session's
+    /// under `replayedAs`. The caller has checked `areCurrent`.
+    /// - Throws: `DatabaseError`.
+    static func partial(_ db: Database, replayedAs: String?) throws -> Partial {
+        var partial = Partial(replayedAs: replayedAs)
+        let attributes = sessionAttributes.map { "c.\($0.key)" }.joined(separator: ", ")
+        let counts = events.map { "c.\($0.rawValue)" }.joined(separator: ", ")
+        let world = "JOIN temp.current_configs AS k ON k.name = c.config AND k.version = c.config_version "
+            + "WHERE (CASE WHEN ?1 IS NULL THEN c.counterfactual = 0 ELSE c.config = ?1 END)"
+        let cells = try db.prepare("""
+            SELECT c.id, c.config, c.config_version, \(attributes), c.sessions, \(counts), c.release_jump_pt_max
+            FROM main.summary_cells AS c \(world)
+            """)
+        cells.bind(1, replayedAs)
+        let k = Int32(3 + sessionAttributes.count)
+        var byID: [Int64: [String?]] = [:]
+        while try cells.step() {
+            var group: [String?] = (3..<k).map { cells.optionalText($0) }
+            group.insert(cells.text(1), at: Partial.configIndex)
+            var t = SessionTally()
+            t.sessions = cells.int(k)
+            for (i, e) in eventIndices.enumerated() { t.events[e] = cells.int(k + 1 + Int32(i)) }
+            t.releaseJumpPtMax = cells.double(k + 1 + Int32(events.count))
+            partial.groups[group, default: SessionTally()] += t
+            partial.configurations[cells.text(1)] = cells.text(2)
+            byID[cells.int64(0)] = group
+        }
+        let bins = try db.prepare("""
+            SELECT l.cell_id, l.metric = '\(feedbackMetric)', l.value, l.sessions
+            FROM main.summary_latencies AS l JOIN main.summary_cells AS c ON c.id = l.cell_id \(world)
+            """)
+        bins.bind(1, replayedAs)
+        while try bins.step() {
+            guard let group = byID[bins.int64(0)] else { continue }
+            let value = bins.double(2), n = bins.int(3)
+            if bins.int(1) == 1 {
+                partial.groups[group]!.feedbackLatencyMs[value == 0 ? 0 : value, default: 0] += n
+            } else {
+                partial.groups[group]!.actionLatencyMs[value == 0 ? 0 : value, default: 0] += n
+            }
+        }
+        return partial
+    }
+}
+
+/// One connection's changes to the maintained cells in the open transaction: the rows added
+/// and removed per cell, as `SessionTally`s. `flush` writes them (`Database.commit` calls it),
+/// `discard` drops them (`Database.rollback`).
+///
+/// The largest release jump cannot be subtracted: when a removed row's jump is at least the
+/// cell's stored maximum, `flush` recomputes that cell's maximum from its rows (after the
+/// transaction's writes, so it sees them); otherwise the maximum is the larger of the stored one
+/// and the added rows'.
+final class SummaryCellsWriter {
+    private var added: [SummaryCellKey: SessionTally] = [:]
+    private var removed: [SummaryCellKey: SessionTally] = [:]
+    /// Rows inserted into and deleted from `results` by this connection in the transaction.
+    private var insertedRows = 0, deletedRows = 0
+    /// Firings of the `summary_*` triggers caused by this connection's own updates and deletes.
+    private var ownTriggerFirings = 0
+    /// The report keys of the sessions `Store.insertSession` stored in this transaction, and the
+    /// configuration versions of the results written for each since: a result of a new session
+    /// under a version not written yet is a new row, so nothing needs reading back.
+    private var newSessions: [Int64: (keys: [String?], versions: [String])] = [:]
+    private var statements: [String: Statement] = [:]
+
+    var isEmpty: Bool { added.isEmpty && removed.isEmpty && insertedRows == 0 && deletedRows == 0 && ownTriggerFirings == 0 }
+
+    /// The columns of `results` a cell needs, as `result(_:from:)` reads them.
+    static let resultColumns = "r.outcome, r.cancel_reason, r.action_fired, r.feedback_latency_ms, r.action_latency_ms, "
+        + "r.max_travel_pt, r.release_jump_pt"
+
+    /// The result read from `resultColumns` at `first` (the fields a cell does not count are 0).
+    static func result(_ s: Statement, from first: Int32) -> SessionResult {
+        SessionResult(outcome: PressOutcome(rawValue: s.text(first)) ?? .tap,
+                      cancelReason: s.optionalText(first + 1).flatMap(CancelReason.init(rawValue:)),
+                      actionFired: s.int(first + 2) != 0, feedbackLatencyMs: s.optionalDouble(first + 3),
+                      actionLatencyMs: s.optionalDouble(first + 4), durationMs: 0, maxTravelPt: s.double(first + 5),
+                      pressDepth: 0, releaseJumpPt: s.double(first + 6))
+    }
+
+    func add(_ key: SummaryCellKey, _ r: SessionResult) { added[key, default: SessionTally()].add(SummaryCells.counted(r)) }
+    func remove(_ key: SummaryCellKey, _ r: SessionResult) { removed[key, default: SessionTally()].add(SummaryCells.counted(r)) }
+
+    /// Whether `r` is new for certain: a result of a session stored in this transaction, under a
+    /// version not yet written for it — an insert, to be counted without reading anything back.
+    func isFresh(_ r: ResultRow) -> Bool {
+        guard let new = newSessions[r.sessionID] else { return false }
+        return !new.versions.contains(r.configVersion)
+    }
+
+    /// Whether every row of `rows` is fresh (`isFresh`) and no two are the same session and
+    /// version: then one multi-row insert writes them all as new rows (`Store.insertResults`).
+    func areFresh(_ rows: ArraySlice<ResultRow>) -> Bool {
+        var seen = Set<String>()
+        return rows.allSatisfy { isFresh($0) && seen.insert("\($0.sessionID) \($0.configVersion)").inserted }
+    }
+
+    /// Counts the fresh row `r` (`isFresh`) just inserted.
+    func countFresh(_ r: ResultRow) {
+        guard var new = newSessions[r.sessionID] else { return }
+        new.versions.append(r.configVersion)
+        newSessions[r.sessionID] = new
+        insertedRows += 1
+        add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual,
+                           attributes: new.keys), r.result)
+    }
+
+    /// `Store.insertSession` stored session `id` with these attributes.
+    func sessionStored(_ id: Int64, _ a: SessionAttributes) { newSessions[id] = (SummaryCells.keys(of: a), []) }
+
+    private func cached(_ db: Database, _ sql: String) throws -> Statement {
+        if let s = statements[sql] { s.reset(); return s }
+        let s = try db.prepare(sql)
+        statements[sql] = s
+        return s
+    }
+
+    /// Writes the result row `r` with `write` (the upsert), counting it: the one hook of every
+    /// result write. A row of a session stored in this transaction under a version not yet
+    /// written is new; any other is read back first (with its session's keys), so that a
+    /// replaced row is subtracted and a row left alone is not counted twice.
+    func write(_ r: ResultRow, in db: Database, _ write: () throws -> Void) throws {
+        if isFresh(r) {
+            try write()
+            countFresh(r)
+            return
+        }
+        let attributes = SummaryCells.sessionAttributes.map { "s.\($0.key)" }.joined(separator: ", ")
+        let k = Int32(SummaryCells.sessionAttributes.count)
+        let old = try cached(db, """
+            SELECT \(attributes), r.rowid, r.config, r.counterfactual, \(Self.resultColumns)
+            FROM main.sessions AS s LEFT JOIN main.results AS r ON r.session_id = s.id AND r.config_version = ?2
+            WHERE s.id = ?1
+            """)
+        old.bind(1, r.sessionID)
+        old.bind(2, r.configVersion)
+        var keys: [String?]?
+        var previous: (config: String, counterfactual: Bool, result: SessionResult)?
+        if try old.step() {
+            keys = (0..<k).map { old.optionalText($0) }
+            if !old.isNull(k) { previous = (old.text(k + 1), old.int(k + 2) != 0, Self.result(old, from: k + 3)) }
+        }
+        old.reset()
+        try write()
+        guard db.changes == 1 else { return }  // the stored row was the same: nothing changed
+        if let previous {
+            ownTriggerFirings += 1
+            if let keys {
+                remove(SummaryCellKey(config: previous.config, configVersion: r.configVersion,
+                                      counterfactual: previous.counterfactual, attributes: keys), previous.result)
+            }
+        } else {
+            insertedRows += 1
+        }
+        // A result of no stored session is in no report (session_results joins them).
+        if let keys {
+            add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual,
+                               attributes: keys), r.result)
+        }
+    }
+
+    /// Deletes the `results` rows matching `condition` (SQL over `r`, with `values` bound),
+    /// subtracting each from its cell.
+    func deleteResults(where condition: String, _ values: [SQLValue], in db: Database) throws -> Int {
+        let attributes = SummaryCells.sessionAttributes.map { "s.\($0.key)" }.joined(separator: ", ")
+        let k = Int32(3 + SummaryCells.sessionAttributes.count)
+        let rows = try db.prepare("""
+            SELECT r.config, r.config_version, r.counterfactual, \(attributes), \(Self.resultColumns)
+            FROM main.results AS r JOIN main.sessions AS s ON s.id = r.session_id WHERE \(condition)
+            """)
+        rows.bind(values)
+        while try rows.step() {
+            remove(SummaryCellKey(config: rows.text(0), configVersion: rows.text(1), counterfactual: rows.int(2) != 0,
+                                  attributes: (3..<k).map { rows.optionalText($0) }), Self.result(rows, from: k))
+        }
+        let delete = try db.prepare("DELETE FROM main.results AS r WHERE \(condition)")
+        delete.bind(values)
+        try delete.run()
+        let n = db.changes
+        deletedRows += n
+        ownTriggerFirings += n
+        return n
+    }
+
+    /// Drops the transaction's changes (it was rolled back).
+    func discard() {
+        added.removeAll(); removed.removeAll(); newSessions.removeAll()
+        insertedRows = 0; deletedRows = 0; ownTriggerFirings = 0
+    }
+
+    /// Writes the changes to the cells, bins and `summary_state` (with `recordingState`), then
+    /// forgets them. Call inside the transaction, after its last write.
+    /// - Throws: `DatabaseError`.
+    func flush(_ db: Database, recordingState: Bool = true) throws {
+        defer { discard() }
+        newSessions.removeAll()
+        guard !isEmpty else { return }
+        let n = SummaryCells.sessionAttributes.count
+        let keyColumns = ["config", "config_version", "counterfactual"] + SummaryCells.sessionAttributes.map(\.key)
+        let eventColumns = SummaryCells.events.map(\.rawValue)
+        let find = try cached(db, """
+            SELECT id, sessions, release_jump_pt_max FROM main.summary_cells
+            WHERE config = ?1 AND config_version = ?2 AND counterfactual = ?3 AND \
+            \((0..<n).map { "\(keyColumns[3 + $0]) IS ?\(4 + $0)" }.joined(separator: " AND "))
+            """)
+        let insert = try cached(db, """
+            INSERT INTO main.summary_cells(\((keyColumns + ["sessions"] + eventColumns + ["release_jump_pt_max"]).joined(separator: ", ")))
+            VALUES (\(Store.parameters(1...Int32(keyColumns.count + 2 + eventColumns.count))))
+            """)
+        let update = try cached(db, """
+            UPDATE main.summary_cells SET sessions = ?2, \
+            \(eventColumns.enumerated().map { "\($1) = \($1) + ?\(3 + $0)" }.joined(separator: ", ")), \
+            release_jump_pt_max = ?\(3 + eventColumns.count) WHERE id = ?1
+            """)
+        let largestJump = try cached(db, """
+            SELECT max(r.release_jump_pt) FROM main.results AS r JOIN main.sessions AS s ON s.id = r.session_id
+            WHERE r.config = ?1 AND r.config_version = ?2 AND r.counterfactual = ?3 AND \
+            \((0..<n).map { "s.\(keyColumns[3 + $0]) IS ?\(4 + $0)" }.joined(separator: " AND "))
+            """)
+        let bin = try cached(db, """
+            INSERT INTO main.summary_latencies(cell_id, metric, value, sessions) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT(cell_id, metric, value) DO UPDATE SET sessions = sessions + excluded.sessions
+            """)
+        let emptyBin = try cached(db, "DELETE FROM main.summary_latencies WHERE cell_id = ?1 AND metric = ?2 AND value = ?3 AND sessions = 0")
+        let dropBins = try cached(db, "DELETE FROM main.summary_latencies WHERE cell_id = ?1")
+        let dropCell = try cached(db, "DELETE FROM main.summary_cells WHERE id = ?1")
+
+        func bindKey(_ s: Statement, _ key: SummaryCellKey) {
+            s.bind(1, key.config); s.bind(2, key.configVersion); s.bind(3, key.counterfactual)
+            for (i, v) in key.attributes.enumerated() { s.bind(Int32(4 + i), v) }
+        }
+        for key in Set(added.keys).union(removed.keys) {
+            let plus = added[key] ?? SessionTally(), minus = removed[key] ?? SessionTally()
+            bindKey(find, key)
+            let stored: (id: Int64, sessions: Int, jump: Double)? = try find.step()
+                ? (find.int64(0), find.int(1), find.double(2)) : nil
+            find.reset()
+            let sessions = (stored?.sessions ?? 0) + plus.sessions - minus.sessions
+            let id: Int64
+            if let stored {
+                id = stored.id
+                if sessions <= 0 {
+                    dropBins.reset(); dropBins.bind(1, id); try dropBins.run()
+                    dropCell.reset(); dropCell.bind(1, id); try dropCell.run()
+                    continue
+                }
+                var jump = max(stored.jump, plus.releaseJumpPtMax)
+                if minus.sessions > 0, minus.releaseJumpPtMax >= stored.jump {
+                    largestJump.reset()
+                    bindKey(largestJump, key)
+                    jump = try largestJump.step() && !largestJump.isNull(0) ? largestJump.double(0) : jump
+                    largestJump.reset()
+                }
+                update.reset()
+                update.bind(1, id); update.bind(2, sessions)
+                for (i, e) in SummaryCells.eventIndices.enumerated() {
+                    update.bind(Int32(3 + i), plus.events[e] - minus.events[e])
+                }
+                update.bind(Int32(3 + eventColumns.count), jump)
+                try update.run()
+            } else {
+                guard sessions > 0 else { continue }
+                insert.reset()
+                bindKey(insert, key)
+                let first = Int32(keyColumns.count + 1)
+                insert.bind(first, sessions)
+                for (i, e) in SummaryCells.eventIndices.enumerated() {
+                    insert.bind(first + 1 + Int32(i), plus.events[e] - minus.events[e])
+                }
+                insert.bind(first + 1 + Int32(eventColumns.count), plus.releaseJumpPtMax)
+                try insert.run()
+                id = db.lastInsertRowID
+            }
+            for (metric, plusBins, minusBins) in [(SummaryCells.feedbackMetric, plus.feedbackLatencyMs, minus.feedbackLatencyMs),
+                                                  (SummaryCells.actionMetric, plus.actionLatencyMs, minus.actionLatencyMs)] {
+                for value in Set(plusBins.keys).union(minusBins.keys) {
+                    let delta = (plusBins[value] ?? 0) - (minusBins[value] ?? 0)
+                    guard delta != 0 else { continue }
+                    bin.reset(); bin.bind(1, id); bin.bind(2, metric); bin.bind(3, value); bin.bind(4, delta)
+                    try bin.run()
+                    if delta < 0 {
+                        emptyBin.reset(); emptyBin.bind(1, id); emptyBin.bind(2, metric); emptyBin.bind(3, value)
+                        try emptyBin.run()
+                    }
+                }
+            }
+        }
+        if recordingState {
+            let state = try cached(db, """
+                UPDATE main.summary_state SET results = results + ?1, max_rowid = (SELECT max(rowid) FROM main.results),
+                       outside_writes = outside_writes - ?2
+                WHERE results >= 0
+                """)
+            state.bind(1, insertedRows - deletedRows)
+            state.bind(2, ownTriggerFirings)
+            try state.run()
+        }
+    }
+}
+
+extension ReportRunner {
+    /// Whether the maintained cells can answer the built-in summary under this filter: no time
+    /// bounds, no signal, `--where` on report keys only (`Partial.reportKeys`; `user`, `device`
+    /// and `outcome` need the rows).
+    public var cellsAnswerSummary: Bool {
+        filter.since == nil && filter.until == nil && filter.signal == nil
+            && filter.equals.keys.allSatisfy(Partial.reportKeys.contains)
+    }
+
+    /// The built-in summary report (reports/summary.sql's columns, rows and values) from the
+    /// maintained cells, or nil when they cannot answer it: the filter needs the rows
+    /// (`cellsAnswerSummary`), or the cells do not match the tables (`SummaryCells.areCurrent`:
+    /// not built yet, or written outside pressdb since) — the caller then runs the SQL.
+    /// - Throws: `DatabaseError`, `ReportError.badFilter`.
+    public func maintainedSummary() throws -> ReportResult? {
+        guard cellsAnswerSummary else { return nil }
+        // One snapshot for the check and the reads: a writer may commit meanwhile.
+        try db.execute("BEGIN")
+        defer { _ = try? db.execute("END") }
+        guard try SummaryCells.areCurrent(db) else { return nil }
+        let partial = try SummaryCells.partial(db, replayedAs: filter.replayedAs)
+        return try partial.summary(by: filter.by, equals: filter.equals)
+    }
+}
