@@ -165,6 +165,17 @@ final class SummaryCellsWriter {
     /// under a version not written yet is a new row, so nothing needs reading back.
     private var newSessions: [Int64: (keys: [String?], versions: [String])] = [:]
     private var statements: [String: Statement] = [:]
+    /// `readBackSQL`, prepared once: `write` runs it for every row that may already be stored,
+    /// so neither its text nor a lookup by it is made per row.
+    private var readBack: Statement?
+
+    /// A session's report keys and its stored result under a version (`?1` session id, `?2` version).
+    static let readBackSQL = """
+        SELECT \(SummaryCells.sessionAttributes.map { "s.\($0.key)" }.joined(separator: ", ")), r.rowid, r.config,
+            r.counterfactual, \(resultColumns)
+        FROM main.sessions AS s LEFT JOIN main.results AS r ON r.session_id = s.id AND r.config_version = ?2
+        WHERE s.id = ?1
+        """
 
     var isEmpty: Bool { added.isEmpty && removed.isEmpty && insertedRows == 0 && deletedRows == 0 && ownTriggerFirings == 0 }
 
@@ -228,13 +239,9 @@ final class SummaryCellsWriter {
             countFresh(r)
             return
         }
-        let attributes = SummaryCells.sessionAttributes.map { "s.\($0.key)" }.joined(separator: ", ")
         let k = Int32(SummaryCells.sessionAttributes.count)
-        let old = try cached(db, """
-            SELECT \(attributes), r.rowid, r.config, r.counterfactual, \(Self.resultColumns)
-            FROM main.sessions AS s LEFT JOIN main.results AS r ON r.session_id = s.id AND r.config_version = ?2
-            WHERE s.id = ?1
-            """)
+        let old: Statement
+        if let s = readBack { s.reset(); old = s } else { old = try db.prepare(Self.readBackSQL); readBack = old }
         old.bind(1, r.sessionID)
         old.bind(2, r.configVersion)
         var keys: [String?]?

@@ -190,27 +190,30 @@ extension Option where Value == Int {
 extension Option where Value == Double {
     /// `--rage-span S`: the most seconds from a rage episode's first touch-down to its last.
     static var rageSpan: Option {
-        Option(wrappedValue: FrustrationParameters().rageSpan, name: "rage-span", value: "S",
-               help: "Rage press: the most seconds from the first touch-down to the last (PostHog's timeout_ms)",
-               rule: .between(0, 3600, "must lie between 0 and 3600"))
+        signalParameter("rage-span", \.rageSpan, value: "S", upTo: 3600,
+                        help: "Rage press: the most seconds from the first touch-down to the last (PostHog's timeout_ms)")
     }
     /// `--rage-radius PT`: the most points a rage episode's touch-downs lie from its first.
     static var rageRadius: Option {
-        Option(wrappedValue: FrustrationParameters().rageRadius, name: "rage-radius", value: "PT",
-               help: "Rage press: the most points from the first touch-down (PostHog's threshold_px)",
-               rule: .between(0, 10000, "must lie between 0 and 10000"))
+        signalParameter("rage-radius", \.rageRadius, value: "PT", upTo: 10000,
+                        help: "Rage press: the most points from the first touch-down (PostHog's threshold_px)")
     }
     /// `--cancel-retry-window S`: seconds from a cancel's end within which a tap is a retry.
     static var cancelRetryWindow: Option {
-        Option(wrappedValue: FrustrationParameters().cancelRetryWindow, name: "cancel-retry-window", value: "S",
-               help: "Retry after cancel: the most seconds from the failed press's end to the tap",
-               rule: .between(0, 3600, "must lie between 0 and 3600"))
+        signalParameter("cancel-retry-window", \.cancelRetryWindow, value: "S", upTo: 3600,
+                        help: "Retry after cancel: the most seconds from the failed press's end to the tap")
     }
     /// `--unseen-retry-window S`: seconds from an unseen press's end within which a press is a retry.
     static var unseenRetryWindow: Option {
-        Option(wrappedValue: FrustrationParameters().unseenRetryWindow, name: "unseen-retry-window", value: "S",
-               help: "Retry after unseen: the most seconds from the unseen press's end to the next press",
-               rule: .between(0, 3600, "must lie between 0 and 3600"))
+        signalParameter("unseen-retry-window", \.unseenRetryWindow, value: "S", upTo: 3600,
+                        help: "Retry after unseen: the most seconds from the unseen press's end to the next press")
+    }
+
+    /// A parameter from 0 to `limit` whose default is `FrustrationParameters`' value at `keyPath`.
+    private static func signalParameter(_ name: String, _ keyPath: KeyPath<FrustrationParameters, Double>, value: String,
+                                        upTo limit: Double, help: String) -> Option {
+        Option(wrappedValue: FrustrationParameters()[keyPath: keyPath], name: name, value: value, help: help,
+               rule: .between(0, limit, "must lie between 0 and \(Int(limit))"))
     }
 }
 
