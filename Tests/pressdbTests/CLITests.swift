@@ -75,6 +75,30 @@ fileprivate struct ParserTestCommand: ParsableCommand {
         #expect(help.stdout.contains("USAGE: pressdb COMMAND"))
         let bad = try Binary.run(["frobnicate"])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("unknown command 'frobnicate'"))
+        #expect(bad.stderr.contains("unknown command 'frobnicate'") && !bad.stderr.contains("did you mean"))
+    }
+
+    // A typo gets the nearest names: a swap of two letters is one edit, so `--fromat` is
+    // `--format` (1) before `--from` (2 deletions).
+    @Test func misspellingsSuggestTheNearestName() throws {
+        let format = try Binary.run(["report", "--fromat", "csv"])
+        #expect(format.status == 2 && format.stderr.contains("(did you mean --format?)"), "\(format.stderr)")
+        #expect(try Binary.run(["report", "--wdie"]).stderr.contains("(did you mean --wide?)"))
+        let command = try Binary.run(["reprot"])
+        #expect(command.status == 2 && command.stderr.contains("unknown command 'reprot' (did you mean report?)"), "\(command.stderr)")
+    }
+
+    // The optimal string alignment distance, by hand: kitten → sitting is 3 (k→s, e→i, +g; the
+    // textbook Levenshtein example); fromat → format 1 (one adjacent swap); CA → ABC 3 under
+    // optimal string alignment (true Damerau–Levenshtein gives 2: the swapped pair is edited
+    // again, which OSA does not allow; Wikipedia, "Damerau–Levenshtein distance").
+    @Test func optimalStringAlignmentDistance() {
+        #expect(Suggestions.distance("kitten", "sitting") == 3)
+        #expect(Suggestions.distance("fromat", "format") == 1)
+        #expect(Suggestions.distance("fromat", "from") == 2)
+        #expect(Suggestions.distance("CA", "ABC") == 3)
+        #expect(Suggestions.distance("", "abc") == 3 && Suggestions.distance("same", "same") == 0)
+        #expect(Suggestions.near("--fromat", in: ["--from", "--format", "--out"]) == ["--format"])
+        #expect(Suggestions.near("frobnicate", in: ["report", "compare", "ingest"]).isEmpty)
     }
 }

@@ -88,7 +88,7 @@ extension ParsableCommand {
             } else if token.count == 2, let c = token.last, let d = options.first(where: { $0.short == c }) {
                 return d
             }
-            let near = options.map { "--" + $0.name! }.filter { $0.hasPrefix(String(token.prefix(4))) }
+            let near = Suggestions.near(token, in: options.map { "--" + $0.name! })
             let hint = near.isEmpty ? "" : " (did you mean \(near.joined(separator: " or "))?)"
             throw CLIError.usage("unknown option '\(token)'\(hint); see 'pressdb \(name) --help'")
         }

@@ -58,7 +58,9 @@ func runMain(_ arguments: [String]) -> Int32 {
     }
     if first == "--version" { print("pressdb 0.1.0"); return ExitCode.ok }
     guard let command = commands.first(where: { $0.configuration.name == first }) else {
-        printError("pressdb: unknown command '\(first)'; run 'pressdb --help' for the list")
+        let near = Suggestions.near(first, in: commands.map { $0.configuration.name })
+        let hint = near.isEmpty ? "" : " (did you mean \(near.joined(separator: " or "))?)"
+        printError("pressdb: unknown command '\(first)'\(hint); run 'pressdb --help' for the list")
         return ExitCode.usage
     }
     argv.removeFirst()

@@ -42,6 +42,13 @@ struct DatabasePath: ExpressibleByArgument, Equatable {
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
+    /// The error of a command that reads a database there is none of (exit 4), saying how to
+    /// make one and where the demo's is (a temporary folder, not the default path).
+    var missing: CLIError {
+        .empty("no database at \(path); ingest a log first ('pressdb ingest FILE'), or point --db or PRESSDB_DB "
+               + "at the one 'pressdb demo' printed")
+    }
+
     /// Opens the database for writing (creating it when missing). A database this call created
     /// and could not set up (a full disk) is removed again: nothing is left when nothing could
     /// be stored.

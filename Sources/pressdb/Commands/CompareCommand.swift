@@ -131,7 +131,7 @@ struct CompareCommand: ParsableCommand {
         let equals = Equality.dictionary(filter)
         let path = database.path
         guard database.exists || from != nil else {
-            throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
+            throw DatabasePath(path).missing
         }
 
         let signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,

@@ -134,7 +134,7 @@ struct ReplayCommand: ParsableCommand {
         if let input { return try replayStream(input) }
         let display = Display(refreshRate: refreshRate, density: density)
         guard database.exists else {
-            throw CLIError.empty("no database at \(database.path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
+            throw database.missing
         }
         let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)

@@ -231,7 +231,7 @@ struct ReportCommand: ParsableCommand {
         if let from { return try reportFromPartial(from, def: def, filter: filter) }
 
         guard database.exists else {
-            throw CLIError.empty("no database at \(path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
+            throw DatabasePath(path).missing
         }
         let runner: ReportRunner
         do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {

@@ -92,7 +92,7 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws -> Int32 {
         guard database.exists else {
-            throw CLIError.empty("no database at \(database.path); ingest a log first ('pressdb ingest FILE', or 'pressdb demo')")
+            throw database.missing
         }
         let store = try database.openStore()
         if let id = show { return try showStored(Int64(id), store: store) }

@@ -279,8 +279,9 @@ struct ComparisonRenderer {
         var out = TerminalTable.wrap(title, width: width)
         for line in notes + header { out += TerminalTable.wrap("  " + line, width: width, indent: "    ") }
         for w in report.warnings {
-            out += TerminalTable.wrap((options.color ? "\u{1B}[1;31mwarning:\u{1B}[0m " : "warning: ") + w.message,
-                                      width: width.map { $0 + (options.color ? 11 : 0) }, indent: "  ")
+            // Wrapped as plain text, then coloured: the escape codes take no columns.
+            let wrapped = TerminalTable.wrap("warning: " + w.message, width: width, indent: "  ")
+            out += options.color ? "\u{1B}[1;31mwarning:\u{1B}[0m" + wrapped.dropFirst("warning:".count) : wrapped
         }
         out += "\n"
         var (columns, rows) = humanTable

@@ -159,7 +159,8 @@ struct SweepRenderer {
     /// The lines above the table (standard error for CSV and JSON).
     var headline: String {
         let d = report.definition
-        var text = "sweep \(sweepID): base \(d.base) (version \(report.baseVersion)), \(report.rows.count) points"
+        var text = "sweep \(sweepID): base \(d.base) (version \(report.baseVersion)), \(report.rows.count) "
+            + (report.rows.count == 1 ? "point" : "points")
         if let sample = d.sample { text += " (a sample of \(sample), seed \(d.seed))" }
         text += ", \(report.sessions) sessions"
         return text
