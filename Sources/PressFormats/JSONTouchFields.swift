@@ -69,6 +69,9 @@ struct AttributeValueCache {
     /// Values kept per attribute.
     static let ways = 4
     private var keys: [[UInt8]] = Array(repeating: [], count: SessionAttribute.ordered.count * ways)
+    /// Per entry, its key's byte count (-1: empty) and `ByteKey.tail`, compared before the bytes.
+    private var lengths: [Int] = Array(repeating: -1, count: SessionAttribute.ordered.count * ways)
+    private var tails: [UInt64] = Array(repeating: 0, count: SessionAttribute.ordered.count * ways)
     private var values: [AttributeValue?] = Array(repeating: nil, count: SessionAttribute.ordered.count * ways)
     private var next: [Int] = Array(repeating: 0, count: SessionAttribute.ordered.count)
 
@@ -78,12 +81,13 @@ struct AttributeValueCache {
         -> Result<AttributeValue, FieldProblem>
     {
         let first = attribute.rawValue * Self.ways
+        let n = key.count, tail = ByteKey.tail(key)
         for k in first..<(first + Self.ways) {
-            guard let v = values[k] else { continue }
-            let same = keys[k].withUnsafeBufferPointer { kept in
-                kept.count == key.count && (key.count == 0 || memcmp(kept.baseAddress!, key.baseAddress!, key.count) == 0)
+            guard lengths[k] == n, tails[k] == tail else { continue }
+            if n <= 8 || keys[k].withUnsafeBufferPointer({ memcmp($0.baseAddress!, key.baseAddress!, n - 8) == 0 }),
+               let v = values[k] {
+                return .success(v)
             }
-            if same { return .success(v) }
         }
         let result = try read()
         if case .success(let v) = result {
@@ -91,6 +95,8 @@ struct AttributeValueCache {
             next[attribute.rawValue] = (next[attribute.rawValue] + 1) % Self.ways
             keys[k].removeAll(keepingCapacity: true)
             keys[k].append(contentsOf: key)
+            lengths[k] = n
+            tails[k] = tail
             values[k] = v
         }
         return result
