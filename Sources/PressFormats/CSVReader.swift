@@ -131,7 +131,7 @@ public struct CSVReader: ChunkedRecordSource {
         return try body(lastLine ?? UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// The common row, read straight into `chunk`: ASCII, no quote, as many cells as the
+    /// The common row, read straight into `chunk`: ASCII, no quoted cell, as many cells as the
     /// header, every cell empty but the sample's five and the attributes', and those valid (the
     /// session's not empty, the numbers finite decimals, the phase one of the five, each
     /// attribute's value one its kind accepts, a frame all four numbers or none). False
@@ -143,7 +143,7 @@ public struct CSVReader: ChunkedRecordSource {
     private mutating func plainRow(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
         guard let base = line.baseAddress else { return false }
         let n = line.count
-        guard memchr(base, 0x22, n) == nil, isASCII(line) else { return false }
+        guard isASCII(line) else { return false }
         var sessionStart = 0, sessionEnd = 0
         var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
         var given = 0   // one bit per sample field read
@@ -183,8 +183,11 @@ public struct CSVReader: ChunkedRecordSource {
                     frameGiven |= 1 << Int(frameParts[column])
                     j = end
                 default:
-                    while j < n, base[j] != 0x2C { j += 1 }
+                    j = WordScan.first(0x2C, in: base, from: k, to: n)
                     if j > k {
+                        // A quote opens a quoted cell only as its first byte (within a cell it
+                        // is text, as `split` reads it): such a row takes the general path.
+                        guard base[k] != 0x22 else { return false }
                         let cell = UnsafeBufferPointer(start: base + k, count: j - k)
                         switch code {
                         case ColumnCode.session:
@@ -196,7 +199,7 @@ public struct CSVReader: ChunkedRecordSource {
                             let attribute = SessionAttribute.ordered[Int(columnAttributes[column])]
                             guard case .success(let v) = attributeCache.value(attribute, cell, { Self.read(attribute, Self.text(cell)) })
                             else { return false }
-                            if values.isEmpty { values = Array(repeating: nil, count: SessionAttribute.ordered.count) }
+                            if values.isEmpty { values = TouchFieldValues.none() }
                             values[attribute.rawValue] = v
                         default:
                             return false   // an extra field or `type`: the general path
@@ -220,13 +223,13 @@ public struct CSVReader: ChunkedRecordSource {
             let attribute = SessionAttribute.ordered[frameAttribute]
             let f = frameNumbers
             guard case .success(let r) = FieldCheck.frame([f.0, f.1, f.2, f.3], name: attribute.key) else { return false }
-            if values.isEmpty { values = Array(repeating: nil, count: SessionAttribute.ordered.count) }
+            if values.isEmpty { values = TouchFieldValues.none() }
             values[attribute.rawValue] = .frame(r)
         }
         let session = sessionCache.index(UnsafeBufferPointer(start: base + sessionStart, count: sessionEnd - sessionStart),
                                          in: &chunk)
         chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
-        if !values.isEmpty { chunk.setAttributesOfLastTouch(SessionAttributes(values: values)) }
+        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(values: values)) }
         lastLine = line
         lastWasScratch = false
         return true
@@ -630,7 +633,7 @@ struct SessionIDCache {
     /// How many ids are kept: more than the sessions usually in flight at once.
     static let capacity = 8
     private var bytes: [[UInt8]] = Array(repeating: [], count: capacity)
-    /// Per entry, its id's byte count (-1: none yet) and `ByteKey.tail` of its bytes: a probe
+    /// Per entry, its id's byte count (-1: none yet) and `WordScan.tail` of its bytes: a probe
     /// of an entry holding another id compares these two words, not the bytes.
     private var lengths: [Int] = Array(repeating: -1, count: capacity)
     private var tails: [UInt64] = Array(repeating: 0, count: capacity)
@@ -646,7 +649,7 @@ struct SessionIDCache {
     /// it is not there.
     @inline(__always)
     private mutating func entry(_ b: UnsafeBufferPointer<UInt8>) -> Int {
-        let n = b.count, tail = ByteKey.tail(b)
+        let n = b.count, tail = WordScan.tail(b)
         for i in 0..<Self.capacity {
             let k = (lastHit + i) & (Self.capacity - 1)
             guard lengths[k] == n, tails[k] == tail else { continue }
@@ -682,16 +685,47 @@ struct SessionIDCache {
     }
 }
 
-/// A byte string's last eight bytes as one word, for telling cached keys apart before
-/// comparing their bytes (with the byte count, equal words and equal first `count - 8` bytes
-/// mean equal strings).
-enum ByteKey {
-    /// The last eight bytes (fewer: all of them, in the low bytes).
+/// Bytes read eight at a time, a byte per lane of a 64-bit word (SWAR; the first byte in the
+/// lowest lane, little-endian), for the readers' scans.
+enum WordScan {
+    /// The eight bytes at `p` (any alignment).
+    @inline(__always)
+    static func load(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// 0x80 in each byte of `x` that is zero, 0 in the others (exact: no carry crosses a byte).
+    @inline(__always)
+    static func zeroBytes(_ x: UInt64) -> UInt64 {
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((x & low7) &+ low7) | x | low7)
+    }
+
+    /// Every byte `b` as a word (`b` in each lane), for `zeroBytes(w ^ lanes(b))`: the bytes equal to `b`.
+    @inline(__always)
+    static func lanes(_ b: UInt8) -> UInt64 { 0x0101_0101_0101_0101 &* UInt64(b) }
+
+    /// The index of the first byte equal to `b` in `p[k..<n]`, or `n`.
+    @inline(__always)
+    static func first(_ b: UInt8, in p: UnsafePointer<UInt8>, from k: Int, to n: Int) -> Int {
+        var j = k
+        while j + 8 <= n {
+            let hits = zeroBytes(load(p + j) ^ lanes(b))
+            if hits != 0 { return j + hits.trailingZeroBitCount >> 3 }
+            j += 8
+        }
+        while j < n, p[j] != b { j += 1 }
+        return j
+    }
+
+    /// A byte string's last eight bytes as one word (fewer: all of them, in the low bytes), for
+    /// telling cached keys apart before comparing their bytes: with the byte count, equal words
+    /// and equal first `count - 8` bytes mean equal strings.
     @inline(__always)
     static func tail(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
         guard let p = b.baseAddress else { return 0 }
         let n = b.count
-        if n >= 8 { return UnsafeRawPointer(p + (n - 8)).loadUnaligned(as: UInt64.self) }
+        if n >= 8 { return load(p + (n - 8)) }
         var v: UInt64 = 0
         for i in 0..<n { v = v << 8 | UInt64(p[i]) }
         return v

@@ -144,7 +144,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                     guard case .success(let v) = read else { return false }
                     value = v
                 }
-                if values.isEmpty { values = Array(repeating: nil, count: SessionAttribute.ordered.count) }
+                if values.isEmpty { values = TouchFieldValues.none() }
                 values[attribute.rawValue] = value
             }
             guard k < n else { return false }
@@ -156,7 +156,7 @@ public struct NDJSONReader: ChunkedRecordSource {
         let session = sessionCache.index(UnsafeBufferPointer(start: p + sessionStart, count: sessionEnd - sessionStart),
                                          in: &chunk)
         chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
-        if !values.isEmpty { chunk.setAttributesOfLastTouch(SessionAttributes(values: values)) }
+        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(values: values)) }
         return true
     }
 
@@ -167,6 +167,14 @@ public struct NDJSONReader: ChunkedRecordSource {
         guard k < n, p[k] == 0x22 else { return nil }
         let start = k + 1
         var j = start
+        // Eight bytes at a time to the first quote, backslash or control byte (the line is ASCII).
+        while j + 8 <= n {
+            let w = WordScan.load(p + j)
+            let stops = WordScan.zeroBytes(w ^ WordScan.lanes(0x22)) | WordScan.zeroBytes(w ^ WordScan.lanes(0x5C))
+                | WordScan.zeroBytes(w & WordScan.lanes(0x60))
+            if stops != 0 { j += stops.trailingZeroBitCount >> 3; break }
+            j += 8
+        }
         while j < n, p[j] != 0x22 {
             if p[j] == 0x5C || p[j] < 0x20 { return nil }
             j += 1
@@ -185,6 +193,16 @@ public struct NDJSONReader: ChunkedRecordSource {
         let start = k
         var negative = false
         if k < n, p[k] == 0x2D { negative = true; k += 1 }
+        if k + 8 <= n, let w = DecimalParser.EightDigits(p + k) {
+            // JSON's grammar on what the eight bytes hold: a digit first, no leading zero, a
+            // digit after a point. The value is the loop's below (at most 7 digits).
+            let whole = w.digits - w.fraction
+            guard whole > 0, w.length == w.digits || w.fraction > 0, p[k] != 0x30 || whole == 1 else { return nil }
+            k += w.length
+            var d = Double(w.mantissa)
+            if w.fraction > 0 { d /= DecimalParser.exactPowers[w.fraction] }
+            return negative ? -d : d
+        }
         guard k < n, p[k] &- 0x30 < 10 else { return nil }
         var mantissa: UInt64 = 0
         var digits = 0, fraction = 0

@@ -215,6 +215,45 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
         }
     }
 
+    /// A session's first row, with every attribute of the field table (text, a frame, a
+    /// container by name or by parameters, a scroll axis), mutated: `read(into:)` reads a valid
+    /// one without the general path, and must give the same items as `next()`, whatever the
+    /// bytes (readNDJSON and readCSV compare the two): a value of the wrong kind, a partial
+    /// frame, a repeated or unknown key.
+    @Test func attributeRowMutations() throws {
+        var r = SplitMix64(seed: 0xF022_0006)
+        let ndjson = [
+            #"{"session":"s1-u206-0001","t":0.000635,"phase":"began","x":277.12,"y":552.07,"config":"spring-press","variant":"A","control":"buy","frame":[261,533,47,44],"container":"scroll","scroll_axis":"vertical","user":"s1-u206","screen":"feed","app_version":"3.1.4+synthetic","device":"iPhone15,2"}"#,
+            #"{"session":"s2","t":1,"phase":"began","x":1,"y":2,"frame":[-0.5,0,10.25,3],"container":"table","scroll_axis":"both"}"#,
+            #"{"session":"s3","t":2,"phase":"began","x":1,"y":2,"container":{"delays_content_touches":false,"cancels_control_touches":true},"control":"a long control name, past fifteen bytes"}"#,
+            #"{"session":"s2","t":1.5,"phase":"moved","x":1,"y":2,"config":"spring-press","config":"x"}"#,
+        ].map { Array($0.utf8) }
+        let csv = [
+            "s1-u206-0001,0.000635,began,277.12,552.07,spring-press,A,buy,261,533,47,44,scroll,vertical,s1-u206,feed,3.1.4+synthetic,iPhone15,",
+            "s2,1,began,1,2,,,,-0.5,0,10.25,3,table,both,,,,,",
+            "s3,2,began,1,2,spring-press,,a long control name past fifteen bytes,,,,,none,,u,,,,",
+            "s4,3,began,1,2,,,,1,2,,,,horizontal,,,,d,x",
+        ].map { Array($0.utf8) }
+        let header = Array(("session,t,phase,x,y,config,variant,control,frame_x,frame_y,frame_w,frame_h,container,"
+            + "scroll_axis,user,screen,app_version,device,note").utf8)
+        for _ in 0..<iterations {
+            var lines: [[UInt8]] = []
+            for _ in 0..<(1 + r.below(6)) {
+                let seed = ndjson[r.below(ndjson.count)]
+                lines.append(r.below(3) == 0 ? seed : mutate(seed, &r))
+            }
+            let nd = Array(lines.joined(separator: [0x0A]))
+            let items = try readNDJSON(nd)
+            expectReasons(items)
+            lines = [header]
+            for _ in 0..<(1 + r.below(6)) {
+                let seed = csv[r.below(csv.count)]
+                lines.append(r.below(3) == 0 ? seed : mutate(seed, &r))
+            }
+            if case .success(let rows) = readCSV(Array(lines.joined(separator: [0x0A]))) { expectReasons(rows) }
+        }
+    }
+
     /// getevent, evemu, evtest and libinput recordings: any bytes read to the end; every reject
     /// has a reason and a line within the input.
     @Test func deviceRecordingMutations() throws {
