@@ -179,6 +179,8 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         ("replay", ["--density", "nan"], "--density needs a finite number, not 'nan'"),
         ("replay", ["--density", "11"], "--density must be from 0.5 to 10 px per pt, not 11"),
         ("report", ["--since", "yesterday"], "--since needs a finite number, not 'yesterday'"),
+        ("report", ["frustration", "--cancel-retry-window", "5s"], "--cancel-retry-window: give the number without a unit ('5', not '5s'); --help names the unit"),
+        ("replay", ["--refresh-rate", "120Hz"], "--refresh-rate: give the number without a unit ('120', not '120Hz'); --help names the unit"),
         ("generate", ["--sessions", "2.5"], "--sessions needs a whole number, not '2.5'"),
         ("generate", ["-n", "100000001"], "--sessions must be from 0 to 100000000, not 100000001"),
         ("generate", ["--seed", "-1"], "--seed needs a whole number from 0 to 2^64-1, not '-1'"),

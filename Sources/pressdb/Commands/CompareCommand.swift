@@ -131,7 +131,7 @@ struct CompareCommand: ParsableCommand {
         let equals = Equality.dictionary(filter)
         let path = database.path
         guard database.exists || from != nil else {
-            throw DatabasePath(path).missing
+            throw database.missing
         }
 
         let signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
