@@ -17,6 +17,15 @@ struct SummaryCellKey: Hashable {
     var counterfactual: Bool
     /// `SummaryCells.sessionAttributes`' values, in that order.
     var attributes: [String?]
+
+    /// Hashes the flag and the session's keys, not the configuration and version: the rows of
+    /// one transaction are under one or a few of those (told apart by `==` within a bucket,
+    /// cheap for the same strings), and hashing the version's text for every row written was
+    /// most of the key's cost (callgrind, `replay --as`, 20,000 sessions).
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(counterfactual)
+        for a in attributes { hasher.combine(a) }
+    }
 }
 
 /// The maintained cells: their schema's names and the reads and rebuild over them.
@@ -42,13 +51,6 @@ public enum SummaryCells {
             if case .text(let t)? = a[value: attribute] { return t }
             return nil
         }
-    }
-
-    /// A result as a cell counts it.
-    static func counted(_ r: SessionResult) -> AggregatedSession {
-        AggregatedSession(group: [], user: nil, events: SessionEvent.allCases.map { $0.occurs(in: r) },
-                          feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
-                          releaseJumpPt: r.releaseJumpPt)
     }
 
     /// Whether the cells count exactly the rows of `results` and `sessions`: built, no write
@@ -192,8 +194,8 @@ final class SummaryCellsWriter {
                       pressDepth: 0, releaseJumpPt: s.double(first + 6))
     }
 
-    func add(_ key: SummaryCellKey, _ r: SessionResult) { added[key, default: SessionTally()].add(SummaryCells.counted(r)) }
-    func remove(_ key: SummaryCellKey, _ r: SessionResult) { removed[key, default: SessionTally()].add(SummaryCells.counted(r)) }
+    func add(_ key: SummaryCellKey, _ r: SessionResult) { added[key, default: SessionTally()].add(r) }
+    func remove(_ key: SummaryCellKey, _ r: SessionResult) { removed[key, default: SessionTally()].add(r) }
 
     /// Whether `r` is new for certain: a result of a session stored in this transaction, under a
     /// version not yet written for it — an insert, to be counted without reading anything back.
