@@ -204,6 +204,27 @@ private func storedResults(_ store: Store) throws -> [ResultRow] {
     return rows
 }
 
+/// A database of `sessions` generated sessions (seed `seed`), ingested; its store and its results.
+private func ingested(sessions: Int, seed: Int) throws -> (db: URL, store: Store, results: [ResultRow]) {
+    let dir = try Binary.temporaryDirectory()
+    let db = dir.appendingPathComponent("p.sqlite")
+    #expect(try Binary.run(["ingest", try log(dir, "a.ndjson", sessions: sessions, seed: seed).path, "--db", db.path, "-q"]).status == 0)
+    let store = try Store.open(path: db.path)
+    return (db, store, try storedResults(store))
+}
+
+/// After `rows` are written through `store`: no batch mispredicted, the cells current, and
+/// equal to a rebuild of them from the rows.
+private func expectCountedAsARebuild(_ store: Store, _ db: URL, _ rows: [ResultRow], _ step: String,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try store.insertResults(rows)
+    #expect(try store.summaryCells()?.mispredictedBatches == 0, "\(step)", sourceLocation: sourceLocation)
+    #expect(try cellsAreCurrent(db), "\(step)", sourceLocation: sourceLocation)
+    let counted = try cellsByKey(db)
+    try store.db.transaction { try SummaryCells.rebuild(store.db) }
+    #expect(try cellsByKey(db) == counted, "\(step): the cells differ from a rebuild", sourceLocation: sourceLocation)
+}
+
 extension SummaryCellsTests {
     /// `replay`'s writes go 32 rows to a read-back and an upsert (`SummaryCellsWriter.write(batch:)`):
     /// batches mixing rows left alone (the same values), replaced rows (another latency, no jump:
@@ -212,11 +233,7 @@ extension SummaryCellsTests {
     /// leave the cells equal to a rebuild of them from the rows, and no batch's changed rows
     /// differ from what its read-back predicted.
     @Test func batchesOfUnchangedReplacedAndNewRowsCountAsARebuild() throws {
-        let dir = try Binary.temporaryDirectory()
-        let db = dir.appendingPathComponent("p.sqlite")
-        #expect(try Binary.run(["ingest", try log(dir, "a.ndjson", sessions: 400, seed: 37).path, "--db", db.path, "-q"]).status == 0)
-        let store = try Store.open(path: db.path)
-        let stored = try storedResults(store)
+        let (db, store, stored) = try ingested(sessions: 400, seed: 37)
         #expect(stored.count >= 100)
         for count in [31, 32, 33, 64, 65, 100] {
             let rows = stored.prefix(count).enumerated().map { n, r -> ResultRow in
@@ -228,12 +245,7 @@ extension SummaryCellsTests {
                 }
                 return x
             }
-            try store.insertResults(rows)
-            #expect(try store.summaryCells()?.mispredictedBatches == 0, "\(count) rows")
-            #expect(try cellsAreCurrent(db), "\(count) rows")
-            let counted = try cellsByKey(db)
-            try store.db.transaction { try SummaryCells.rebuild(store.db) }
-            #expect(try cellsByKey(db) == counted, "\(count) rows: the cells differ from a rebuild")
+            try expectCountedAsARebuild(store, db, rows, "\(count) rows")
         }
         #expect(try storedResults(store).count == stored.count + [31, 32, 33, 64, 65, 100].map { $0 / 3 }.reduce(0, +))
         try expectBothPathsEqual(db, "batches")
@@ -243,11 +255,7 @@ extension SummaryCellsTests {
     /// upsert after another) and a batch in no particular session order are counted as a
     /// rebuild counts them.
     @Test func aBatchWithASessionTwiceOrOutOfOrderCountsAsARebuild() throws {
-        let dir = try Binary.temporaryDirectory()
-        let db = dir.appendingPathComponent("p.sqlite")
-        #expect(try Binary.run(["ingest", try log(dir, "a.ndjson", sessions: 200, seed: 38).path, "--db", db.path, "-q"]).status == 0)
-        let store = try Store.open(path: db.path)
-        let stored = try storedResults(store)
+        let (db, store, stored) = try ingested(sessions: 200, seed: 38)
         var twice = Array(stored.prefix(32))
         twice[6] = twice[5]
         twice[5].result.feedbackLatencyMs = 2000
@@ -257,12 +265,7 @@ extension SummaryCellsTests {
         var reversed = Array(stored.prefix(40).reversed())
         for i in reversed.indices where i % 2 == 0 { reversed[i].result.actionLatencyMs = 4000 }
         for (name, rows) in [("twice", twice), ("reversed", reversed)] {
-            try store.insertResults(rows)
-            #expect(try store.summaryCells()?.mispredictedBatches == 0, "\(name)")
-            #expect(try cellsAreCurrent(db), "\(name)")
-            let counted = try cellsByKey(db)
-            try store.db.transaction { try SummaryCells.rebuild(store.db) }
-            #expect(try cellsByKey(db) == counted, "\(name): the cells differ from a rebuild")
+            try expectCountedAsARebuild(store, db, rows, name)
             if name == "twice" {
                 let kept = try storedResults(store).first { $0.sessionID == twice[6].sessionID && $0.configVersion == twice[6].configVersion }
                 #expect(kept?.result.feedbackLatencyMs == 3000)
