@@ -34,7 +34,8 @@ public struct JSONField: Sendable, Hashable {
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var offset: Int
-    public var description: String { "malformed JSON: \(message) (column \(offset + 1))" }
+    /// `malformed JSON at column C: MESSAGE` (C 1-based, counting bytes).
+    public var description: String { "malformed JSON at column \(offset + 1): \(message)" }
 }
 
 /// Scans JSON text held in `bytes` (which must stay valid while the scanner is used).

@@ -350,7 +350,9 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
         for c in cases {
             let started = ContinuousClock.now
             let items = try readNDJSON(c.line + [0x0A] + next)
-            #expect(ContinuousClock.now - started < .seconds(5), "\(c.name) took too long")
+            // Not a speed target (those are scripts/bench's): a guard against quadratic work on a
+            // 10 MB line (10^13 and more steps, hours), loose enough for a loaded debug build.
+            #expect(ContinuousClock.now - started < .seconds(60), "\(c.name) took too long")
             #expect(items.count == 2, "\(c.name)")
             if let reason = c.reason {
                 guard case .reject(let r)? = items.first else { Issue.record("\(c.name): not rejected"); continue }
