@@ -51,11 +51,24 @@ public struct SessionTally: Sendable, Equatable {
     public init() {}
 
     public mutating func add(_ s: AggregatedSession) {
-        sessions += 1
         for (i, e) in s.events.enumerated() where e { events[i] += 1 }
-        if let f = s.feedbackLatencyMs { feedbackLatencyMs[f == 0 ? 0 : f, default: 0] += 1 }
-        if let a = s.actionLatencyMs { actionLatencyMs[a == 0 ? 0 : a, default: 0] += 1 }
-        releaseJumpPtMax = max(releaseJumpPtMax, s.releaseJumpPt)
+        addFigures(s.feedbackLatencyMs, s.actionLatencyMs, s.releaseJumpPt)
+    }
+
+    /// Adds one result as `add` adds it as an `AggregatedSession` with `SessionEvent.occurs(in:)`
+    /// for its events, without building that list (the summary cells count every result
+    /// written this way).
+    mutating func add(_ r: SessionResult) {
+        for (i, e) in SessionEvent.allCases.enumerated() where e.occurs(in: r) { events[i] += 1 }
+        addFigures(r.feedbackLatencyMs, r.actionLatencyMs, r.releaseJumpPt)
+    }
+
+    /// One session more, with these latencies (ms, nil: none) and release jump (pt).
+    private mutating func addFigures(_ feedback: Double?, _ action: Double?, _ jump: Double) {
+        sessions += 1
+        if let f = feedback { feedbackLatencyMs[f == 0 ? 0 : f, default: 0] += 1 }
+        if let a = action { actionLatencyMs[a == 0 ? 0 : a, default: 0] += 1 }
+        releaseJumpPtMax = max(releaseJumpPtMax, jump)
     }
 
     public static func += (a: inout SessionTally, b: SessionTally) {

@@ -451,19 +451,30 @@ public final class Store {
         let cells = try summaryCells()
         var i = 0
         while rows.count - i >= k {
-            // The maintained summary cells count a batch without reading it back only when every
-            // row is a new session's first result under its version (ingest's rows); any other
-            // batch goes row by row, each read back so a replaced row is subtracted.
+            // The maintained summary cells count a batch without reading it back when every row
+            // is a new session's first result under its version (ingest's rows); any other batch
+            // is read back in one statement first (`SummaryCellsWriter.write(batch:)`: replay's
+            // rows, which replace or add rows of stored sessions), so a replaced row is
+            // subtracted. Only a batch holding a session and version twice goes row by row: each
+            // of its rows must be read back after the one before it was written.
             let batch = rows[i..<(i + k)]
-            if let cells, !cells.areFresh(batch) {
-                for r in batch { try insertResult(r) }
-                i += k
-                continue
+            func upsert() throws {
+                let s = try hot(&insertResultsStatement, Store.insertResultSQL(rows: k))
+                for j in 0..<k { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
+                try s.run()
             }
-            let s = try hot(&insertResultsStatement, Store.insertResultSQL(rows: k))
-            for j in 0..<k { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
-            try s.run()
-            if let cells { for r in batch { cells.countFresh(r) } }
+            if let cells {
+                if cells.areFresh(batch) {
+                    try upsert()
+                    for r in batch { cells.countFresh(r) }
+                } else if SummaryCellsWriter.areDistinct(batch) {
+                    try cells.write(batch: batch, in: db, upsert)
+                } else {
+                    for r in batch { try insertResult(r) }
+                }
+            } else {
+                try upsert()
+            }
             i += k
         }
         while i < rows.count {

@@ -17,6 +17,15 @@ struct SummaryCellKey: Hashable {
     var counterfactual: Bool
     /// `SummaryCells.sessionAttributes`' values, in that order.
     var attributes: [String?]
+
+    /// Hashes the flag and the session's keys, not the configuration and version: the rows of
+    /// one transaction are under one or a few of those (told apart by `==` within a bucket,
+    /// cheap for the same strings), and hashing the version's text for every row written was
+    /// most of the key's cost (callgrind, `replay --as`, 20,000 sessions).
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(counterfactual)
+        for a in attributes { hasher.combine(a) }
+    }
 }
 
 /// The maintained cells: their schema's names and the reads and rebuild over them.
@@ -42,13 +51,6 @@ public enum SummaryCells {
             if case .text(let t)? = a[value: attribute] { return t }
             return nil
         }
-    }
-
-    /// A result as a cell counts it.
-    static func counted(_ r: SessionResult) -> AggregatedSession {
-        AggregatedSession(group: [], user: nil, events: SessionEvent.allCases.map { $0.occurs(in: r) },
-                          feedbackLatencyMs: r.feedbackLatencyMs, actionLatencyMs: r.actionLatencyMs,
-                          releaseJumpPt: r.releaseJumpPt)
     }
 
     /// Whether the cells count exactly the rows of `results` and `sessions`: built, no write
@@ -192,8 +194,8 @@ final class SummaryCellsWriter {
                       pressDepth: 0, releaseJumpPt: s.double(first + 6))
     }
 
-    func add(_ key: SummaryCellKey, _ r: SessionResult) { added[key, default: SessionTally()].add(SummaryCells.counted(r)) }
-    func remove(_ key: SummaryCellKey, _ r: SessionResult) { removed[key, default: SessionTally()].add(SummaryCells.counted(r)) }
+    func add(_ key: SummaryCellKey, _ r: SessionResult) { added[key, default: SessionTally()].add(r) }
+    func remove(_ key: SummaryCellKey, _ r: SessionResult) { removed[key, default: SessionTally()].add(r) }
 
     /// Whether `r` is new for certain: a result of a session stored in this transaction, under a
     /// version not yet written for it — an insert, to be counted without reading anything back.
@@ -205,9 +207,24 @@ final class SummaryCellsWriter {
     /// Whether every row of `rows` is fresh (`isFresh`) and no two are the same session and
     /// version: then one multi-row insert writes them all as new rows (`Store.insertResults`).
     func areFresh(_ rows: ArraySlice<ResultRow>) -> Bool {
-        var seen = Set<String>()
-        return rows.allSatisfy { isFresh($0) && seen.insert("\($0.sessionID) \($0.configVersion)").inserted }
+        rows.allSatisfy(isFresh) && Self.areDistinct(rows)
     }
+
+    /// Whether no two rows of `rows` are the same session and version. Checked without hashing
+    /// when the session ids rise strictly (replay and ingest write in `sessions.id` order).
+    static func areDistinct(_ rows: ArraySlice<ResultRow>) -> Bool {
+        var last = Int64.min, rising = true
+        for r in rows {
+            guard r.sessionID > last else { rising = false; break }
+            last = r.sessionID
+        }
+        if rising { return true }
+        var seen = Set<RowKey>()
+        return rows.allSatisfy { seen.insert(RowKey(sessionID: $0.sessionID, configVersion: $0.configVersion)).inserted }
+    }
+
+    /// A `results` row's key.
+    struct RowKey: Hashable { var sessionID: Int64; var configVersion: String }
 
     /// Counts the fresh row `r` (`isFresh`) just inserted.
     func countFresh(_ r: ResultRow) {
@@ -269,6 +286,125 @@ final class SummaryCellsWriter {
         }
     }
 
+    /// A batch's read-back: for each of `rows` rows (`?(2j+1)` session id, `?(2j+2)` version, the
+    /// row's position `j` in column 0), whether its session is stored (column 1), the session's
+    /// report keys, and the stored result under that version if any (`r.rowid` NULL when none):
+    /// the result columns a cell counts (`resultColumns`), then the two it does not, so that the
+    /// upsert's `WHERE … IS NOT` can be repeated here (`storedIsSame`). One statement for the
+    /// batch where `readBackSQL` took one per row: 8,200 instructions a row in SQLite's statement
+    /// start and end alone (callgrind, `replay --as`, 20,000 sessions).
+    static func readBackSQL(rows: Int) -> String {
+        let keys = (0..<rows).map { "(\($0), ?\(2 * $0 + 1), ?\(2 * $0 + 2))" }.joined(separator: ", ")
+        return """
+            WITH k(j, id, version) AS (VALUES \(keys))
+            SELECT k.j, s.id IS NOT NULL, \(SummaryCells.sessionAttributes.map { "s.\($0.key)" }.joined(separator: ", ")),
+                r.rowid, r.config, r.counterfactual, \(resultColumns), r.duration_ms, r.press_depth
+            FROM k LEFT JOIN main.sessions AS s ON s.id = k.id
+                LEFT JOIN main.results AS r ON r.session_id = k.id AND r.config_version = k.version
+            """
+    }
+
+    /// `readBackSQL(rows: Store.resultsPerStatement)`, prepared once.
+    private var batchReadBack: Statement?
+    /// Batches whose changed-row count differed from what their read-back predicted; each sends
+    /// the commit to a rebuild of the cells (`flush`). Tests read it: it stays 0.
+    private(set) var mispredictedBatches = 0
+    /// The cells must be built again from the rows at the next `flush` (`mispredictedBatches`).
+    private var needsRebuild = false
+
+    /// Whether the stored row (`r.config` … `r.press_depth` of `readBackSQL(rows:)` from column
+    /// `first`) is what the upsert of `r` would write, as its `WHERE (…) IS NOT (excluded.…)`
+    /// compares them: text byte for byte (SQLite's BINARY collation), numbers by value, a NaN
+    /// as the NULL SQLite stores for it.
+    static func storedIsSame(_ s: Statement, from first: Int32, as r: ResultRow) -> Bool {
+        func same(_ i: Int32, _ text: String?) -> Bool {
+            guard let text else { return s.isNull(i) }
+            guard !s.isNull(i) else { return false }
+            return s.text(i).utf8.elementsEqual(text.utf8)
+        }
+        func same(_ i: Int32, _ value: Double?) -> Bool {
+            guard let value, !value.isNaN else { return s.isNull(i) }
+            return !s.isNull(i) && s.double(i) == value
+        }
+        let x = r.result
+        func same(_ i: Int32, _ flag: Bool) -> Bool { !s.isNull(i) && s.double(i) == (flag ? 1 : 0) }
+        return same(first, r.config) && same(first + 1, r.counterfactual)
+            && same(first + 2, x.outcome.rawValue) && same(first + 3, x.cancelReason?.rawValue)
+            && same(first + 4, x.actionFired)
+            && same(first + 5, x.feedbackLatencyMs) && same(first + 6, x.actionLatencyMs)
+            && same(first + 7, x.maxTravelPt) && same(first + 8, x.releaseJumpPt)
+            && same(first + 9, x.durationMs) && same(first + 10, x.pressDepth)
+    }
+
+    /// Writes the result rows `rows` with `upsert` (one statement writing them all, in order),
+    /// counting them as `write(_:in:_:)` counts each: the stored rows are read back in one
+    /// statement first (`readBackSQL(rows:)`), so that a replaced row is subtracted and a row
+    /// left alone (the same values: `storedIsSame`) is not counted twice. The rows the upsert
+    /// changed (`Database.changes`) must be those the read-back predicts; if they are not, the
+    /// commit rebuilds the cells from the rows instead (`mispredictedBatches`).
+    /// - Precondition: no two rows are the same session and version (`areDistinct`), and
+    ///   `rows.count == Store.resultsPerStatement`.
+    func write(batch rows: ArraySlice<ResultRow>, in db: Database, _ upsert: () throws -> Void) throws {
+        let n = rows.count
+        let old: Statement
+        if let s = batchReadBack { s.reset(); old = s } else {
+            old = try db.prepareBindingInPlace(Self.readBackSQL(rows: n))
+            batchReadBack = old
+        }
+        let first = rows.startIndex
+        for (j, r) in rows.enumerated() {
+            old.bind(Int32(2 * j + 1), r.sessionID)
+            old.bind(Int32(2 * j + 2), r.configVersion)
+        }
+        let k = Int32(SummaryCells.sessionAttributes.count)
+        // Per row: the session's keys (nil: no such session, in no report), and the replaced
+        // row's configuration, flag and result (nil: a new row; the same values: left alone).
+        var keys = [[String?]?](repeating: nil, count: n)
+        var replaced = [(config: String, counterfactual: Bool, result: SessionResult)?](repeating: nil, count: n)
+        var changed = [Bool](repeating: true, count: n)
+        var expected = 0
+        while try old.step() {
+            let j = old.int(0)
+            let r = rows[first + j]
+            if old.int(1) != 0 { keys[j] = (0..<k).map { old.optionalText(2 + $0) } }
+            let row = 2 + k
+            if old.isNull(row) {
+                expected += 1
+            } else if Self.storedIsSame(old, from: row + 1, as: r) {
+                changed[j] = false
+            } else {
+                replaced[j] = (old.text(row + 1), old.int(row + 2) != 0, Self.result(old, from: row + 3))
+                expected += 1
+            }
+        }
+        old.reset()
+        try upsert()
+        if db.changes != expected {
+            mispredictedBatches += 1
+            needsRebuild = true
+        }
+        for (j, r) in rows.enumerated() {
+            if var new = newSessions[r.sessionID], !new.versions.contains(r.configVersion) {
+                new.versions.append(r.configVersion)
+                newSessions[r.sessionID] = new
+            }
+            guard changed[j] else { continue }
+            if let previous = replaced[j] {
+                ownTriggerFirings += 1
+                if let keys = keys[j] {
+                    remove(SummaryCellKey(config: previous.config, configVersion: r.configVersion,
+                                          counterfactual: previous.counterfactual, attributes: keys), previous.result)
+                }
+            } else {
+                insertedRows += 1
+            }
+            if let keys = keys[j] {
+                add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual,
+                                   attributes: keys), r.result)
+            }
+        }
+    }
+
     /// Deletes the `results` rows matching `condition` (SQL over `r`, with `values` bound),
     /// subtracting each from its cell.
     func deleteResults(where condition: String, _ values: [SQLValue], in db: Database) throws -> Int {
@@ -295,7 +431,7 @@ final class SummaryCellsWriter {
     /// Drops the transaction's changes (it was rolled back).
     func discard() {
         added.removeAll(); removed.removeAll(); newSessions.removeAll()
-        insertedRows = 0; deletedRows = 0; ownTriggerFirings = 0
+        insertedRows = 0; deletedRows = 0; ownTriggerFirings = 0; needsRebuild = false
     }
 
     /// Writes the changes to the cells, bins and `summary_state` (with `recordingState`), then
@@ -304,6 +440,10 @@ final class SummaryCellsWriter {
     func flush(_ db: Database, recordingState: Bool = true) throws {
         defer { discard() }
         newSessions.removeAll()
+        if needsRebuild, recordingState {
+            discard()
+            return try SummaryCells.rebuild(db)
+        }
         guard !isEmpty else { return }
         let n = SummaryCells.sessionAttributes.count
         let keyColumns = ["config", "config_version", "counterfactual"] + SummaryCells.sessionAttributes.map(\.key)

@@ -170,3 +170,107 @@ private func log(_ dir: URL, _ name: String, sessions: Int, seed: Int, _ transfo
         }
     }
 }
+
+/// The cells by their keys, and their latency bins, without the cells' ids (a rebuild numbers
+/// them anew): equal after the writer's counting and after a rebuild from the rows exactly when
+/// the writer counted every row right.
+private func cellsByKey(_ db: URL) throws -> String {
+    let key = "c.config, c.config_version, c.counterfactual, c.variant, c.control, c.screen, c.app_version"
+    let dump = try sqlite3(db, """
+        SELECT \(key), c.sessions, c.tap, c.cancel, c.scroll_abort, c.false_action, c.unseen_press, c.dead_press,
+               c.release_jump_pt_max FROM summary_cells AS c ORDER BY 1, 2, 3, 4, 5, 6, 7;
+        SELECT \(key), l.metric, l.value, l.sessions FROM summary_latencies AS l JOIN summary_cells AS c ON c.id = l.cell_id
+        ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9;
+        """)
+    #expect(dump.status == 0, "\(dump.stderr)")
+    return dump.stdout
+}
+
+/// Every stored result, in session order.
+private func storedResults(_ store: Store) throws -> [ResultRow] {
+    let s = try store.db.prepare("""
+        SELECT session_id, config, config_version, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms,
+               action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt FROM results ORDER BY session_id, config_version
+        """)
+    var rows: [ResultRow] = []
+    while try s.step() {
+        rows.append(ResultRow(sessionID: s.int64(0), config: s.text(1), configVersion: s.text(2), counterfactual: s.int(3) != 0,
+                              result: SessionResult(outcome: PressOutcome(rawValue: s.text(4))!,
+                                                    cancelReason: s.optionalText(5).flatMap(CancelReason.init(rawValue:)),
+                                                    actionFired: s.int(6) != 0, feedbackLatencyMs: s.optionalDouble(7),
+                                                    actionLatencyMs: s.optionalDouble(8), durationMs: s.double(9),
+                                                    maxTravelPt: s.double(10), pressDepth: s.double(11), releaseJumpPt: s.double(12))))
+    }
+    return rows
+}
+
+/// A database of `sessions` generated sessions (seed `seed`), ingested; its store and its results.
+private func ingested(sessions: Int, seed: Int) throws -> (db: URL, store: Store, results: [ResultRow]) {
+    let dir = try Binary.temporaryDirectory()
+    let db = dir.appendingPathComponent("p.sqlite")
+    #expect(try Binary.run(["ingest", try log(dir, "a.ndjson", sessions: sessions, seed: seed).path, "--db", db.path, "-q"]).status == 0)
+    let store = try Store.open(path: db.path)
+    return (db, store, try storedResults(store))
+}
+
+/// After `rows` are written through `store`: no batch mispredicted, the cells current, and
+/// equal to a rebuild of them from the rows.
+private func expectCountedAsARebuild(_ store: Store, _ db: URL, _ rows: [ResultRow], _ step: String,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try store.insertResults(rows)
+    #expect(try store.summaryCells()?.mispredictedBatches == 0, "\(step)", sourceLocation: sourceLocation)
+    #expect(try cellsAreCurrent(db), "\(step)", sourceLocation: sourceLocation)
+    let counted = try cellsByKey(db)
+    try store.db.transaction { try SummaryCells.rebuild(store.db) }
+    #expect(try cellsByKey(db) == counted, "\(step): the cells differ from a rebuild", sourceLocation: sourceLocation)
+}
+
+extension SummaryCellsTests {
+    /// `replay`'s writes go 32 rows to a read-back and an upsert (`SummaryCellsWriter.write(batch:)`):
+    /// batches mixing rows left alone (the same values), replaced rows (another latency, no jump:
+    /// the cell's largest jump may have to be recomputed) and new rows (another version), at
+    /// every batch boundary (31 rows: no batch; 32; 33: a batch and one row alone; 64; 65; 100),
+    /// leave the cells equal to a rebuild of them from the rows, and no batch's changed rows
+    /// differ from what its read-back predicted.
+    @Test func batchesOfUnchangedReplacedAndNewRowsCountAsARebuild() throws {
+        let (db, store, stored) = try ingested(sessions: 400, seed: 37)
+        #expect(stored.count >= 100)
+        for count in [31, 32, 33, 64, 65, 100] {
+            let rows = stored.prefix(count).enumerated().map { n, r -> ResultRow in
+                var x = r
+                switch n % 3 {
+                case 0: break
+                case 1: x.result.feedbackLatencyMs = Double(1000 + count); x.result.releaseJumpPt = 0
+                default: x.configVersion = "batch-\(count)"; x.counterfactual = true
+                }
+                return x
+            }
+            try expectCountedAsARebuild(store, db, rows, "\(count) rows")
+        }
+        #expect(try storedResults(store).count == stored.count + [31, 32, 33, 64, 65, 100].map { $0 / 3 }.reduce(0, +))
+        try expectBothPathsEqual(db, "batches")
+    }
+
+    /// A batch holding the same session and version twice (the second value wins, as one
+    /// upsert after another) and a batch in no particular session order are counted as a
+    /// rebuild counts them.
+    @Test func aBatchWithASessionTwiceOrOutOfOrderCountsAsARebuild() throws {
+        let (db, store, stored) = try ingested(sessions: 200, seed: 38)
+        var twice = Array(stored.prefix(32))
+        twice[6] = twice[5]
+        twice[5].result.feedbackLatencyMs = 2000
+        twice[6].result.feedbackLatencyMs = 3000
+        twice[6].result.outcome = .tap
+        twice[6].result.cancelReason = nil
+        var reversed = Array(stored.prefix(40).reversed())
+        for i in reversed.indices where i % 2 == 0 { reversed[i].result.actionLatencyMs = 4000 }
+        for (name, rows) in [("twice", twice), ("reversed", reversed)] {
+            try expectCountedAsARebuild(store, db, rows, name)
+            if name == "twice" {
+                let kept = try storedResults(store).first { $0.sessionID == twice[6].sessionID && $0.configVersion == twice[6].configVersion }
+                #expect(kept?.result.feedbackLatencyMs == 3000)
+            }
+        }
+        try expectBothPathsEqual(db, "a session twice, out of order")
+    }
+}
