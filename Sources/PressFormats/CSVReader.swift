@@ -15,6 +15,10 @@ public struct CSVReader: ChunkedRecordSource {
     /// Per column, how `row` reads it: `ColumnCode`'s values, a byte each (the sample's five
     /// fields without looking at `header`'s enum, which copies its payload).
     private var codes: [UInt8] = []
+    /// Per column, the `SessionAttribute.rawValue` of an attribute column (`ColumnCode.attribute`,
+    /// `.framePart`), else -1; and for a frame's column which of its four numbers.
+    private var columnAttributes: [Int8] = []
+    private var frameParts: [Int8] = []
     /// The last column of the sample's five, and the commas that follow it in a row whose
     /// later cells are all empty (the common row: attributes are given on a session's first).
     private var emptyTail: (column: Int, commas: [UInt8]) = (-1, [])
@@ -60,6 +64,8 @@ public struct CSVReader: ChunkedRecordSource {
     /// How `row` reads a column (`codes`).
     enum ColumnCode {
         static let other: UInt8 = 0, session: UInt8 = 1, t: UInt8 = 2, x: UInt8 = 3, y: UInt8 = 4, phase: UInt8 = 5
+        /// An attribute of one column (text, container, scroll axis), and one of a frame's four.
+        static let attribute: UInt8 = 6, framePart: UInt8 = 7
     }
 
     /// The header's column names (for format detection).
@@ -125,19 +131,27 @@ public struct CSVReader: ChunkedRecordSource {
         return try body(lastLine ?? UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// The common row, read straight into `chunk`: ASCII, no quote, as many cells as the
-    /// header, every cell empty but the sample's five, and those valid (the session's not
-    /// empty, the numbers finite decimals, the phase one of the five). False (nothing read) for
-    /// any other line, which then takes the general path (`read`, `row`): the same record, or
-    /// its reject.
+    /// The common row, read straight into `chunk`: ASCII, no quoted cell, as many cells as the
+    /// header, every cell empty but the sample's five and the attributes', and those valid (the
+    /// session's not empty, the numbers finite decimals, the phase one of the five, each
+    /// attribute's value one its kind accepts, a frame all four numbers or none). False
+    /// (nothing read) for any other line (an extra column or `type` given, a quote, a value
+    /// that is not valid), which then takes the general path (`read`, `row`): the same record,
+    /// or its reject. A session's first row gives attributes: they are read straight into the
+    /// `SessionAttributes` values, through `attributeCache`.
     @inline(__always)
     private mutating func plainRow(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
         guard let base = line.baseAddress else { return false }
         let n = line.count
-        guard memchr(base, 0x22, n) == nil, isASCII(line) else { return false }
+        guard isASCII(line) else { return false }
         var sessionStart = 0, sessionEnd = 0
         var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
         var given = 0   // one bit per sample field read
+        /// The attributes' values, by `SessionAttribute.rawValue`: made at the first one given.
+        var values: [AttributeValue?] = []
+        /// The frame attributes' numbers given, four per attribute, and one bit per number.
+        var frameNumbers: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        var frameGiven = 0, frameAttribute = -1
         let tail = emptyTail
         let ok: Bool = codes.withUnsafeBufferPointer { codes in
             let last = codes.count - 1
@@ -152,9 +166,28 @@ public struct CSVReader: ChunkedRecordSource {
                     guard let d = number, d.isFinite else { return false }
                     if code == ColumnCode.t { t = d; given |= 2 } else if code == ColumnCode.x { x = d; given |= 4 } else { y = d; given |= 8 }
                     j = end
+                case ColumnCode.framePart:
+                    guard k < n, base[k] != 0x2C else { break }   // empty: not given
+                    let (number, end) = Self.number(base, from: k, to: n)
+                    guard let d = number, d.isFinite else { return false }
+                    // One frame attribute per row here (the table has one); a second: the general path.
+                    let a = Int(columnAttributes[column])
+                    guard frameAttribute < 0 || frameAttribute == a else { return false }
+                    frameAttribute = a
+                    switch frameParts[column] {
+                    case 0: frameNumbers.0 = d
+                    case 1: frameNumbers.1 = d
+                    case 2: frameNumbers.2 = d
+                    default: frameNumbers.3 = d
+                    }
+                    frameGiven |= 1 << Int(frameParts[column])
+                    j = end
                 default:
-                    while j < n, base[j] != 0x2C { j += 1 }
+                    j = WordScan.first(0x2C, in: base, from: k, to: n)
                     if j > k {
+                        // A quote opens a quoted cell only as its first byte (within a cell it
+                        // is text, as `split` reads it): such a row takes the general path.
+                        guard base[k] != 0x22 else { return false }
                         let cell = UnsafeBufferPointer(start: base + k, count: j - k)
                         switch code {
                         case ColumnCode.session:
@@ -162,25 +195,41 @@ public struct CSVReader: ChunkedRecordSource {
                         case ColumnCode.phase:
                             guard let p = Self.phase(cell) else { return false }
                             phase = p; given |= 16
+                        case ColumnCode.attribute:
+                            let attribute = SessionAttribute.ordered[Int(columnAttributes[column])]
+                            guard case .success(let v) = attributeCache.value(attribute, cell, { Self.read(attribute, Self.text(cell)) })
+                            else { return false }
+                            if values.isEmpty { values = TouchFieldValues.none() }
+                            values[attribute.rawValue] = v
                         default:
-                            return false   // an attribute, an extra field or `type`: the general path
+                            return false   // an extra field or `type`: the general path
                         }
                     }
                 }
                 if column == last { return j == n }
                 guard j < n else { return false }
                 // The columns after the sample's last one, all empty: the rest is their commas.
-                if column == tail.column, n - j == tail.commas.count {
-                    return tail.commas.withUnsafeBufferPointer { memcmp(base + j, $0.baseAddress!, n - j) == 0 }
+                if column == tail.column, n - j == tail.commas.count,
+                   tail.commas.withUnsafeBufferPointer({ memcmp(base + j, $0.baseAddress!, n - j) == 0 }) {
+                    return true
                 }
                 k = j + 1
             }
             return false
         }
         guard ok, given == 31 else { return false }
+        if frameGiven != 0 {
+            guard frameGiven == 15 else { return false }   // some of the four: the general path's reject
+            let attribute = SessionAttribute.ordered[frameAttribute]
+            let f = frameNumbers
+            guard case .success(let r) = FieldCheck.frame([f.0, f.1, f.2, f.3], name: attribute.key) else { return false }
+            if values.isEmpty { values = TouchFieldValues.none() }
+            values[attribute.rawValue] = .frame(r)
+        }
         let session = sessionCache.index(UnsafeBufferPointer(start: base + sessionStart, count: sessionEnd - sessionStart),
                                          in: &chunk)
         chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
+        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(values: values)) }
         lastLine = line
         lastWasScratch = false
         return true
@@ -330,10 +379,22 @@ public struct CSVReader: ChunkedRecordSource {
             case .field(.x): return ColumnCode.x
             case .field(.y): return ColumnCode.y
             case .field(.phase): return ColumnCode.phase
+            case .field(.attribute(let a)) where a.kind != .frame: return ColumnCode.attribute
+            case .frame: return ColumnCode.framePart
             default: return ColumnCode.other
             }
         }
-        let lastSample = codes.lastIndex { $0 != ColumnCode.other } ?? 0
+        columnAttributes = columns.map { column in
+            switch column {
+            case .field(.attribute(let a)), .frame(let a, _): return Int8(a.rawValue)
+            default: return -1
+            }
+        }
+        frameParts = columns.map { column in
+            if case .frame(_, let part) = column { return Int8(part) }
+            return -1
+        }
+        let lastSample = codes.lastIndex { $0 != ColumnCode.other && $0 != ColumnCode.attribute && $0 != ColumnCode.framePart } ?? 0
         emptyTail = (lastSample, Array(repeating: 0x2C, count: codes.count - 1 - lastSample))
     }
 
@@ -523,17 +584,7 @@ public struct CSVReader: ChunkedRecordSource {
     mutating func set(_ attribute: SessionAttribute, _ b: UnsafeBufferPointer<UInt8>, _ c: Cell,
                       _ values: inout [AttributeValue?]) -> String? {
         if attribute.kind == .frame { return nil } // given as four columns (rejected by that name in the header)
-        func read() -> Result<AttributeValue, FieldProblem> {
-            let s = Self.text(b, c)
-            switch attribute.kind {
-            case .text: return .success(.text(s))
-            case .container:
-                return (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
-                    .map(AttributeValue.container)
-            case .scrollAxis: return FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
-            case .frame: preconditionFailure("frames are read as four columns")
-            }
-        }
+        let read = { Self.read(attribute, Self.text(b, c)) }
         let value = c.quoted ? read() : attributeCache.value(attribute, UnsafeBufferPointer(rebasing: b[c.start..<c.end]), read)
         switch value {
         case .failure(let p): return p.reason
@@ -541,6 +592,22 @@ public struct CSVReader: ChunkedRecordSource {
         }
         return nil
     }
+
+    /// A one-column attribute's value from its cell's text (quotes undone), by its kind, or the
+    /// reason it is invalid.
+    static func read(_ attribute: SessionAttribute, _ s: String) -> Result<AttributeValue, FieldProblem> {
+        switch attribute.kind {
+        case .text: return .success(.text(s))
+        case .container:
+            return (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
+                .map(AttributeValue.container)
+        case .scrollAxis: return FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
+        case .frame: preconditionFailure("frames are read as four columns")
+        }
+    }
+
+    /// An unquoted cell's text.
+    static func text(_ cell: UnsafeBufferPointer<UInt8>) -> String { String(decoding: cell, as: UTF8.self) }
 
     /// The phase spelled by `b` exactly, without building a string.
     static func phase(_ b: UnsafeBufferPointer<UInt8>) -> TouchPhase? {
@@ -566,6 +633,10 @@ struct SessionIDCache {
     /// How many ids are kept: more than the sessions usually in flight at once.
     static let capacity = 8
     private var bytes: [[UInt8]] = Array(repeating: [], count: capacity)
+    /// Per entry, its id's byte count (-1: none yet) and `WordScan.tail` of its bytes: a probe
+    /// of an entry holding another id compares these two words, not the bytes.
+    private var lengths: [Int] = Array(repeating: -1, count: capacity)
+    private var tails: [UInt64] = Array(repeating: 0, count: capacity)
     private var strings: [String] = Array(repeating: "", count: capacity)
     /// Per entry, the chunk generation its `local` index belongs to (0: none).
     private var generations: [Int] = Array(repeating: 0, count: capacity)
@@ -578,16 +649,19 @@ struct SessionIDCache {
     /// it is not there.
     @inline(__always)
     private mutating func entry(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = b.count, tail = WordScan.tail(b)
         for i in 0..<Self.capacity {
             let k = (lastHit + i) & (Self.capacity - 1)
-            let same = bytes[k].withUnsafeBufferPointer { cached in
-                cached.count == b.count && (b.count == 0 || memcmp(cached.baseAddress!, b.baseAddress!, b.count) == 0)
+            guard lengths[k] == n, tails[k] == tail else { continue }
+            if n <= 8 || bytes[k].withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress!, n - 8) == 0 }) {
+                lastHit = k; return k
             }
-            if same { lastHit = k; return k }
         }
         let k = next
         bytes[k].removeAll(keepingCapacity: true)
         bytes[k].append(contentsOf: b)
+        lengths[k] = n
+        tails[k] = tail
         strings[k] = String(decoding: b, as: UTF8.self)
         generations[k] = 0
         lastHit = k
@@ -608,6 +682,53 @@ struct SessionIDCache {
             locals[k] = chunk.addSessionID(strings[k])
         }
         return locals[k]
+    }
+}
+
+/// Bytes read eight at a time, a byte per lane of a 64-bit word (SWAR; the first byte in the
+/// lowest lane, little-endian), for the readers' scans.
+enum WordScan {
+    /// The eight bytes at `p` (any alignment).
+    @inline(__always)
+    static func load(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// 0x80 in each byte of `x` that is zero, 0 in the others (exact: no carry crosses a byte).
+    @inline(__always)
+    static func zeroBytes(_ x: UInt64) -> UInt64 {
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((x & low7) &+ low7) | x | low7)
+    }
+
+    /// Every byte `b` as a word (`b` in each lane), for `zeroBytes(w ^ lanes(b))`: the bytes equal to `b`.
+    @inline(__always)
+    static func lanes(_ b: UInt8) -> UInt64 { 0x0101_0101_0101_0101 &* UInt64(b) }
+
+    /// The index of the first byte equal to `b` in `p[k..<n]`, or `n`.
+    @inline(__always)
+    static func first(_ b: UInt8, in p: UnsafePointer<UInt8>, from k: Int, to n: Int) -> Int {
+        var j = k
+        while j + 8 <= n {
+            let hits = zeroBytes(load(p + j) ^ lanes(b))
+            if hits != 0 { return j + hits.trailingZeroBitCount >> 3 }
+            j += 8
+        }
+        while j < n, p[j] != b { j += 1 }
+        return j
+    }
+
+    /// A byte string's last eight bytes as one word (fewer: all of them, in the low bytes), for
+    /// telling cached keys apart before comparing their bytes: with the byte count, equal words
+    /// and equal first `count - 8` bytes mean equal strings.
+    @inline(__always)
+    static func tail(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let p = b.baseAddress else { return 0 }
+        let n = b.count
+        if n >= 8 { return load(p + (n - 8)) }
+        var v: UInt64 = 0
+        for i in 0..<n { v = v << 8 | UInt64(p[i]) }
+        return v
     }
 }
 

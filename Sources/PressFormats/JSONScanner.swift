@@ -34,7 +34,8 @@ public struct JSONField: Sendable, Hashable {
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var offset: Int
-    public var description: String { "malformed JSON: \(message) (column \(offset + 1))" }
+    /// `malformed JSON at column C: MESSAGE` (C 1-based, counting bytes).
+    public var description: String { "malformed JSON at column \(offset + 1): \(message)" }
 }
 
 /// Scans JSON text held in `bytes` (which must stay valid while the scanner is used).
@@ -403,6 +404,13 @@ public enum DecimalParser {
         var j = k
         var negative = false
         if j < n, p[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, p[j] == UInt8(ascii: "+") { j += 1 }
+        if j + 8 <= n, let w = EightDigits(p + j) {
+            // The digits, mantissa and power the loop below gathers (at most 7 digits, 8 bytes).
+            guard w.digits > 0 else { return (nil, j + w.length) }
+            var v = Double(w.mantissa)
+            if w.fraction > 0 { v /= exactPowers[w.fraction] }
+            return (negative ? -v : v, j + w.length)
+        }
         var mantissa: UInt64 = 0
         var digits = 0
         var fraction = -1   // digits after the point; -1 before a point
@@ -423,6 +431,53 @@ public enum DecimalParser {
         var v = Double(mantissa)
         if fraction > 0 { v /= exactPowers[fraction] }
         return (negative ? -v : v, j)
+    }
+
+    /// `[digits][.digits]` read from the eight bytes at `p` at once (SWAR: a byte per lane of a
+    /// 64-bit word, little-endian), when the bytes that continue it end within the eight and hold
+    /// at most one point: how many bytes continue it (`length`), its digits, those after the
+    /// point, and the digits' value. Nil otherwise (eight such bytes, or a second point: the
+    /// caller reads byte by byte).
+    struct EightDigits {
+        var length: Int
+        var digits: Int
+        var fraction: Int
+        var mantissa: UInt64
+
+        @inline(__always)
+        init?(_ p: UnsafePointer<UInt8>) {
+            let w = WordScan.load(p)
+            let high: UInt64 = 0x8080_8080_8080_8080
+            // A digit byte b has b & 0xF0 == 0x30 and (b + 6) & 0xF0 == 0x30. A carry out of
+            // b + 6 (b ≥ 0xFA, not a digit) only reaches bytes after the first non-digit.
+            let f0: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+            let digitBytes = WordScan.zeroBytes(((w & f0) | (((w &+ 0x0606_0606_0606_0606) & f0) >> 4)) ^ 0x3333_3333_3333_3333)
+            let pointBytes = WordScan.zeroBytes(w ^ 0x2E2E_2E2E_2E2E_2E2E)
+            let other = ~(digitBytes | pointBytes) & high
+            guard other != 0 else { return nil }
+            let length = other.trailingZeroBitCount >> 3
+            let inside: UInt64 = length == 0 ? 0 : ~0 &>> UInt64(64 - 8 * length)
+            let points = pointBytes & inside
+            guard points.nonzeroBitCount <= 1 else { return nil }
+            var d = w & inside
+            var fraction = 0
+            if points != 0 {
+                // Close the gap of the point: the bytes after it move down one.
+                let at = points.trailingZeroBitCount >> 3
+                let before: UInt64 = at == 0 ? 0 : ~0 &>> UInt64(64 - 8 * at)
+                d = (d & before) | ((d >> 8) & ~before)
+                fraction = length - 1 - at
+            }
+            let digits = length - (points != 0 ? 1 : 0)
+            self.length = length; self.digits = digits; self.fraction = fraction
+            guard digits > 0 else { mantissa = 0; return }
+            // The digits at the word's top (leading zero lanes below), then pairs, fours, eight.
+            var v = (d & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(64 - 8 * digits)
+            v = (v &* 10 &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
+            v = (v &* 100 &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
+            v = (v &* 10_000 &+ (v >> 32)) & 0xFFFF_FFFF
+            mantissa = v
+        }
     }
 
     static func strtodFallback(_ text: UnsafeBufferPointer<UInt8>) -> Double {

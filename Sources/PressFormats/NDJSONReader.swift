@@ -52,11 +52,15 @@ public struct NDJSONReader: ChunkedRecordSource {
         return .full
     }
 
-    /// The common line, read straight into `chunk`: ASCII, no blanks, an object of exactly the
-    /// sample's five fields in any order (`session`, `t`, `phase`, `x`, `y`), the session a
-    /// non-empty string without escapes, the numbers without an exponent, the phase one of the
-    /// five. False (nothing read) for any other line, which then takes the general path
-    /// (`decode`, the `JSONScanner`): the same record, or its reject.
+    /// The common line, read straight into `chunk`: ASCII, no blanks, an object of the sample's
+    /// five fields (`session`, `t`, `phase`, `x`, `y`) and any of the field table's attributes,
+    /// in any order, each once; the session a non-empty string without escapes, the numbers
+    /// without an exponent, the phase one of the five; an attribute a string without escapes
+    /// (a container by its name) or a frame's array of four such numbers, valid for its kind.
+    /// False (nothing read) for any other line (`type`, an unknown field, `null`, a container's
+    /// object, a value that is not valid), which then takes the general path (`decode`, the
+    /// `JSONScanner`): the same record, or its reject. A session's first line gives attributes:
+    /// they are read straight into the `SessionAttributes` values, through `attributeCache`.
     @inline(__always)
     mutating func plainRecord(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
         guard let p = line.baseAddress, line.count > 2, isASCII(line) else { return false }
@@ -66,10 +70,12 @@ public struct NDJSONReader: ChunkedRecordSource {
         var given = 0   // one bit per field
         var sessionStart = 0, sessionEnd = 0
         var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
+        /// The attributes' values, by `SessionAttribute.rawValue`: made at the first one given.
+        var values: [AttributeValue?] = []
         while true {
             // "key":
             guard k + 3 < n, p[k] == 0x22 else { return false }
-            let key: Int   // 1 session, 2 t, 4 phase, 8 x, 16 y
+            let key: Int   // 1 session, 2 t, 4 phase, 8 x, 16 y, 32 << rawValue an attribute
             if p[k + 2] == 0x22 {
                 switch p[k + 1] {
                 case UInt8(ascii: "t"): key = 2
@@ -83,73 +89,144 @@ public struct NDJSONReader: ChunkedRecordSource {
             } else if k + 6 < n, p[k + 6] == 0x22, Self.spells(p + k + 1, "phase") {
                 key = 4; k += 7
             } else {
-                return false
+                var j = k + 1
+                while j < n, p[j] != 0x22, p[j] != 0x5C { j += 1 }
+                guard j < n, p[j] == 0x22,
+                      case .attribute(let a)? = Self.attributeID(UnsafeBufferPointer(start: p + k + 1, count: j - k - 1))
+                else { return false }   // `type`, an unknown field, an escape: the general path
+                key = 32 << a.rawValue
+                k = j + 1
             }
             guard given & key == 0, k < n, p[k] == 0x3A else { return false }
             given |= key
             k += 1
             if key == 1 || key == 4 {
                 // A string of printable ASCII without escapes.
-                guard k < n, p[k] == 0x22 else { return false }
-                let start = k + 1
-                var j = start
-                while j < n, p[j] != 0x22 {
-                    if p[j] == 0x5C || p[j] < 0x20 { return false }
-                    j += 1
-                }
-                guard j < n, j > start else { return false }
+                guard let (start, end) = Self.plainString(p, &k, n) else { return false }
                 if key == 1 {
-                    sessionStart = start; sessionEnd = j
+                    sessionStart = start; sessionEnd = end
                 } else {
-                    guard let ph = CSVReader.phase(UnsafeBufferPointer(start: p + start, count: j - start)) else { return false }
+                    guard let ph = CSVReader.phase(UnsafeBufferPointer(start: p + start, count: end - start)) else { return false }
                     phase = ph
                 }
-                k = j + 1
-            } else {
-                // A JSON number without an exponent, -?(0|[1-9][0-9]*)(\.[0-9]+)?, its digits
-                // gathered as `DecimalParser.parseShort` gathers them (the value is its, for up to
-                // 15 digits in 16 bytes; `DecimalParser.parse`'s beyond).
-                let start = k
-                var negative = false
-                if k < n, p[k] == 0x2D { negative = true; k += 1 }
-                guard k < n, p[k] &- 0x30 < 10 else { return false }
-                var mantissa: UInt64 = 0
-                var digits = 0, fraction = 0
-                if p[k] == 0x30 {
-                    k += 1; digits = 1
-                } else {
-                    while k < n, p[k] &- 0x30 < 10 { mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; k += 1 }
-                }
-                if k < n, p[k] == 0x2E {
-                    k += 1
-                    guard k < n, p[k] &- 0x30 < 10 else { return false }
-                    while k < n, p[k] &- 0x30 < 10 {
-                        mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; fraction += 1; k += 1
-                    }
-                }
-                guard k < n, p[k] == 0x2C || p[k] == 0x7D else { return false }
-                var d: Double
-                if digits <= 15, k - start <= 16 {
-                    d = Double(mantissa)
-                    if fraction > 0 { d /= DecimalParser.exactPowers[fraction] }
-                    if negative { d = -d }
-                } else {
-                    guard let parsed = DecimalParser.parse(UnsafeBufferPointer(start: p + start, count: k - start)), parsed.isFinite
-                    else { return false }
-                    d = parsed
-                }
+            } else if key < 32 {
+                guard let d = Self.plainNumber(p, &k, n), k < n, p[k] == 0x2C || p[k] == 0x7D else { return false }
                 if key == 2 { t = d } else if key == 8 { x = d } else { y = d }
+            } else {
+                let attribute = SessionAttribute.ordered[(key >> 5).trailingZeroBitCount]
+                let value: AttributeValue
+                if attribute.kind == .frame {
+                    // [x,y,w,h], four numbers without blanks.
+                    guard k < n, p[k] == 0x5B else { return false }
+                    k += 1
+                    var v: (Double, Double, Double, Double) = (0, 0, 0, 0)
+                    for part in 0..<4 {
+                        guard let d = Self.plainNumber(p, &k, n), k < n, p[k] == (part == 3 ? 0x5D : 0x2C) else { return false }
+                        switch part {
+                        case 0: v.0 = d
+                        case 1: v.1 = d
+                        case 2: v.2 = d
+                        default: v.3 = d
+                        }
+                        k += 1
+                    }
+                    guard case .success(let r) = FieldCheck.frame([v.0, v.1, v.2, v.3], name: attribute.key) else { return false }
+                    value = .frame(r)
+                } else {
+                    // A string without escapes (a container's object: the general path).
+                    let open = k
+                    guard let (start, end) = Self.plainString(p, &k, n) else { return false }
+                    let token = JSONToken(kind: .string, start: start, end: end)
+                    let read = attributeCache.value(attribute, UnsafeBufferPointer(start: p + open, count: k - open)) {
+                        () -> Result<AttributeValue, FieldProblem> in
+                        (try? Self.read(attribute, token, in: line)) ?? .failure(FieldProblem("not read"))
+                    }
+                    guard case .success(let v) = read else { return false }
+                    value = v
+                }
+                if values.isEmpty { values = TouchFieldValues.none() }
+                values[attribute.rawValue] = value
             }
             guard k < n else { return false }
             if p[k] == 0x2C { k += 1; continue }
             guard p[k] == 0x7D, k == n - 1 else { return false }
             break
         }
-        guard given == 31 else { return false }
+        guard given & 31 == 31 else { return false }
         let session = sessionCache.index(UnsafeBufferPointer(start: p + sessionStart, count: sessionEnd - sessionStart),
                                          in: &chunk)
         chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
+        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(values: values)) }
         return true
+    }
+
+    /// A non-empty JSON string of printable ASCII without escapes at `k` (its opening quote):
+    /// its text's range (without the quotes), `k` moved past the closing quote; nil otherwise.
+    @inline(__always)
+    private static func plainString(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ n: Int) -> (Int, Int)? {
+        guard k < n, p[k] == 0x22 else { return nil }
+        let start = k + 1
+        var j = start
+        // Eight bytes at a time to the first quote, backslash or control byte (the line is ASCII).
+        while j + 8 <= n {
+            let w = WordScan.load(p + j)
+            let stops = WordScan.zeroBytes(w ^ WordScan.lanes(0x22)) | WordScan.zeroBytes(w ^ WordScan.lanes(0x5C))
+                | WordScan.zeroBytes(w & WordScan.lanes(0x60))
+            if stops != 0 { j += stops.trailingZeroBitCount >> 3; break }
+            j += 8
+        }
+        while j < n, p[j] != 0x22 {
+            if p[j] == 0x5C || p[j] < 0x20 { return nil }
+            j += 1
+        }
+        guard j < n, j > start else { return nil }
+        k = j + 1
+        return (start, j)
+    }
+
+    /// A finite JSON number without an exponent at `k`, -?(0|[1-9][0-9]*)(\.[0-9]+)?, `k` moved
+    /// past it (the caller checks what follows); nil otherwise. Its digits are gathered as
+    /// `DecimalParser.parseShort` gathers them (the value is its, for up to 15 digits in 16
+    /// bytes; `DecimalParser.parse`'s beyond).
+    @inline(__always)
+    private static func plainNumber(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ n: Int) -> Double? {
+        let start = k
+        var negative = false
+        if k < n, p[k] == 0x2D { negative = true; k += 1 }
+        if k + 8 <= n, let w = DecimalParser.EightDigits(p + k) {
+            // JSON's grammar on what the eight bytes hold: a digit first, no leading zero, a
+            // digit after a point. The value is the loop's below (at most 7 digits).
+            let whole = w.digits - w.fraction
+            guard whole > 0, w.length == w.digits || w.fraction > 0, p[k] != 0x30 || whole == 1 else { return nil }
+            k += w.length
+            var d = Double(w.mantissa)
+            if w.fraction > 0 { d /= DecimalParser.exactPowers[w.fraction] }
+            return negative ? -d : d
+        }
+        guard k < n, p[k] &- 0x30 < 10 else { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0, fraction = 0
+        if p[k] == 0x30 {
+            k += 1; digits = 1
+        } else {
+            while k < n, p[k] &- 0x30 < 10 { mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; k += 1 }
+        }
+        if k < n, p[k] == 0x2E {
+            k += 1
+            guard k < n, p[k] &- 0x30 < 10 else { return nil }
+            while k < n, p[k] &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; fraction += 1; k += 1
+            }
+        }
+        guard k >= n || (p[k] != 0x65 && p[k] != 0x45) else { return nil }   // an exponent: the general path
+        if digits <= 15, k - start <= 16 {
+            var d = Double(mantissa)
+            if fraction > 0 { d /= DecimalParser.exactPowers[fraction] }
+            return negative ? -d : d
+        }
+        guard let parsed = DecimalParser.parse(UnsafeBufferPointer(start: p + start, count: k - start)), parsed.isFinite
+        else { return nil }
+        return parsed
     }
 
     /// Whether the bytes at `p` spell `word` (the caller checked there are enough).

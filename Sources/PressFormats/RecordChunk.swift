@@ -119,6 +119,13 @@ public struct RecordChunk: Sendable {
     /// Records the input's name for the touch records appended from now on.
     mutating func setFile(_ file: String) { if needsFileName(file) { noteFile(file) } }
 
+    /// Gives the last touch record appended its attributes, which give some value (a reader
+    /// that set one: `hasAnyValue` is not asked again).
+    mutating func addAttributesOfLastTouch(_ attributes: SessionAttributes) {
+        attributeTouches.append(samples.count - 1)
+        attributeValues.append(attributes)
+    }
+
     /// Gives the last touch record appended its attributes (when it has any).
     mutating func setAttributesOfLastTouch(_ attributes: SessionAttributes) {
         guard attributes.hasAnyValue else { return }

@@ -367,8 +367,8 @@ public final class Statement {
     public func bind(_ index: Int32, _ value: Bool) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
     public func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
     /// Binds text (copied by SQLite, `SQLITE_TRANSIENT`, or into the statement's arena:
-    /// `bindsInPlace`), up to its first NUL byte if it has
-    /// one (what passing it as a C string did).
+    /// `bindsInPlace`): every UTF-8 byte, NULs included, so text read back by length is the
+    /// string bound.
     ///
     /// The bytes are handed over from `withUTF8`: passing the `String` as a C string instead
     /// makes Swift build a NUL-terminated array on the heap for every small (≤ 15-byte) string,

@@ -115,4 +115,40 @@ import PressCore
         #expect(number("1234567890123456") == 1234567890123456)
         #expect(number("0.1234567890123456")?.bitPattern == strtod("0.1234567890123456", nil).bitPattern)
     }
+
+    /// A short decimal followed by other bytes (a CSV cell's comma, a JSON value's `,` `}` `]`),
+    /// read by `DecimalParser.shortPrefix` eight bytes at a time (`EightDigits`): glibc's
+    /// `strtod` bits for the number's text, and its end where the number stops: 20,000 seeded
+    /// decimals of 1–7 digits with a point anywhere or none, then a byte that cannot continue it
+    /// and padding. Text with a second point stops there, as the byte loop does.
+    @Test func shortPrefixInAWordMatchesStrtod() {
+        var state: UInt64 = 0x0123_4567_89AB_CDEF
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        let stops: [UInt8] = Array(",}]x\"e -+".utf8) + [0x00, 0x2F, 0x3A, 0xFA, 0xFF]
+        for _ in 0..<20_000 {
+            let digits = Int(next() % 7) + 1
+            var text = next() % 4 == 0 ? "-" : ""
+            let point = Int(next() % UInt64(digits + 2)) - 1  // -1: no point
+            for k in 0..<digits {
+                if k == point { text += "." }
+                text += String(next() % 10)
+            }
+            if point == digits { text += "." }
+            var bytes = Array(text.utf8)
+            bytes.append(stops[Int(next() % UInt64(stops.count))])
+            bytes += Array(repeating: UInt8(ascii: ","), count: Int(next() % 9))
+            let (value, end) = bytes.withUnsafeBufferPointer { DecimalParser.shortPrefix($0.baseAddress!, from: 0, to: $0.count) }
+            #expect(end == text.utf8.count, "\(text)")
+            #expect(value?.bitPattern == strtod(text, nil).bitPattern, "\(text)")
+        }
+        func prefix(_ s: String) -> (Double?, Int) {
+            Array(s.utf8).withUnsafeBufferPointer { DecimalParser.shortPrefix($0.baseAddress!, from: 0, to: $0.count) }
+        }
+        #expect(prefix("1.2.3,,,,,,") == (1.2, 3))
+        #expect(prefix("-.,,,,,,,,,") == (nil, 2))
+        #expect(prefix(".,,,,,,,,,,") == (nil, 1))
+        #expect(prefix(",,,,,,,,,,,") == (nil, 0))
+        #expect(prefix("1234567,,,,") == (1234567, 7))
+        #expect(prefix("12345678,,,") == (12345678, 8))
+    }
 }

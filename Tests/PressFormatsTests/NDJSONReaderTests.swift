@@ -49,7 +49,7 @@ func rejectReason(_ item: RecordItem?) -> String? {
         let cases: [(String, String)] = [
             (#"{"session":"s","t":1,"phase":"tapped","x":1,"y":2}"#,
              #"e.ndjson:1: phase "tapped" is not one of began, moved, stationary, ended, cancelled"#),
-            (#"{"session":"s","t":1,"phase":"began","x":1"#, "e.ndjson:1: malformed JSON: unterminated object (opened at column 1) (column 43)"),
+            (#"{"session":"s","t":1,"phase":"began","x":1"#, "e.ndjson:1: malformed JSON at column 43: unterminated object (opened at column 1)"),
             (#"{"session":"s","phase":"began","x":1,"y":2}"#, #"e.ndjson:1: missing field "t""#),
             (#"{"t":1,"phase":"began","x":1,"y":2}"#, #"e.ndjson:1: missing field "session""#),
             (#"{"session":"s","t":1,"phase":"began","y":2}"#, #"e.ndjson:1: missing field "x""#),

@@ -54,6 +54,25 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
         #expect(line.contains("worse"))
     }
 
+    // The note under the table explains what the rows shown need: cancel_rate alone (sessions
+    // here) says nothing of latencies, percentiles or tap_rate; every metric explains them all.
+    @Test func theNoteUnderTheTableFollowsTheMetricsShown() throws {
+        let db = try database(["--sessions", "600", "--seed", "5", "--variants", "A=spring-press,B=spring-press",
+                               "--assign", "session"])
+        let one = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate"])
+        #expect(one.status == 0, "\(one.stderr)")
+        for absent in ["latencies in ms", "tap_rate", "Hodges–Lehmann", "p90 rows", "Feedback latency covers", "means"] {
+            #expect(!one.stdout.contains(absent), "\(absent) in\n\(one.stdout)")
+        }
+        #expect(one.stdout.contains("Lower is better for every metric shown."))
+        #expect(one.stdout.contains("Rates need p < α"))
+        let all = try Binary.run(["compare", "A", "B", "--db", db]).stdout.replacingOccurrences(of: "\n", with: " ")
+        for present in ["latencies in ms", "but tap_rate", "Hodges–Lehmann", "p90 rows", "Feedback latency covers",
+                        "Rates and means need"] {
+            #expect(all.contains(present), "\(present) missing")
+        }
+    }
+
     // Every format carries the same numbers: CSV parsed back equals JSON; Markdown has a row per
     // metric; HTML has both forest plots, the table, and parses as XML.
     @Test func formatsParseBack() throws {

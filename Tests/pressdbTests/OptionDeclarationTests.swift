@@ -15,7 +15,10 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         guard inRows, !line.isEmpty else { inRows = inRows && !line.isEmpty; continue }
         let body = line.dropFirst(2)
         if line.hasPrefix(String(repeating: " ", count: HelpRow.indent)), let last = rows.indices.last {
-            rows[last].text += " " + line.trimmingCharacters(in: .whitespaces)
+            // A list broken after its `|` or `,` (HelpRow.wrap) continues without a space.
+            let lastWord = rows[last].text.split(separator: " ").last ?? ""
+            let broken = (lastWord.hasSuffix("|") || lastWord.hasSuffix(",")) && lastWord.filter { $0 == "|" || $0 == "," }.count >= 2
+            rows[last].text += (broken ? "" : " ") + line.trimmingCharacters(in: .whitespaces)
         } else if line.hasPrefix("  "), !body.hasPrefix(" ") {
             let split = body.range(of: "  ")
             let left = split.map { String(body[..<$0.lowerBound]) } ?? String(body)
@@ -179,6 +182,8 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         ("replay", ["--density", "nan"], "--density needs a finite number, not 'nan'"),
         ("replay", ["--density", "11"], "--density must be from 0.5 to 10 px per pt, not 11"),
         ("report", ["--since", "yesterday"], "--since needs a finite number, not 'yesterday'"),
+        ("report", ["frustration", "--cancel-retry-window", "5s"], "--cancel-retry-window: give the number without a unit ('5', not '5s'); --help names the unit"),
+        ("replay", ["--refresh-rate", "120Hz"], "--refresh-rate: give the number without a unit ('120', not '120Hz'); --help names the unit"),
         ("generate", ["--sessions", "2.5"], "--sessions needs a whole number, not '2.5'"),
         ("generate", ["-n", "100000001"], "--sessions must be from 0 to 100000000, not 100000001"),
         ("generate", ["--seed", "-1"], "--seed needs a whole number from 0 to 2^64-1, not '-1'"),

@@ -47,6 +47,12 @@ private func wholeSessions(_ db: URL, sourceLocation: SourceLocation = #_sourceL
     #expect(try query(db, "PRAGMA integrity_check") == "ok", sourceLocation: sourceLocation)
     #expect(try query(db, "PRAGMA foreign_key_check") == "", sourceLocation: sourceLocation)
     var out: [String: Int] = [:]
+    // Killed before the first migration committed: the file exists, with no schema at all (each
+    // migration is one transaction), so nothing is stored.
+    if try query(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'sessions'") == "0" {
+        #expect(try query(db, "SELECT count(*) FROM sqlite_schema") == "0", "a partial schema", sourceLocation: sourceLocation)
+        return out
+    }
     let rows = try query(db, "SELECT session, sample_count, end_phase, hex(samples) FROM sessions")
     for row in rows.split(separator: "\n") {
         let f = row.split(separator: "|", omittingEmptySubsequences: false)

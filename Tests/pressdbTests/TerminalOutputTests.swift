@@ -240,3 +240,58 @@ private let large: Result<(log: URL, db: String), Error> = Result {
                 == "ingest 3.0 MiB read · 1.5 MiB/s · 7 records")
     }
 }
+
+/// `--help` fits the terminal it is shown in: the 100 columns of a pipe, and an 80-column
+/// terminal's window (prose, option rows and table rows wrapped again; examples written to fit).
+@Suite struct HelpWidthTests {
+    static let commands: [[String]] = [["--help"]] + pressdb.commands.map { [$0.configuration.name, "--help"] }
+
+    @Test(arguments: commands)
+    func helpFitsThePipeAndAnEightyColumnTerminal(_ command: [String]) throws {
+        let piped = try Binary.run(command)
+        #expect(piped.status == 0)
+        let wide = piped.stdout.split(separator: "\n").filter { $0.count > 100 }
+        #expect(wide.isEmpty, "\(command) piped: \(wide)")
+
+        let r = try PseudoTerminal.run(Binary.url, command, columns: 80, environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0)
+        let over = PseudoTerminal.screenLines(r.terminal).filter { $0.count > 80 }
+        #expect(over.isEmpty, "\(command) at 80 columns: \(over)")
+        // The same words, only wrapped differently (a list broken after `|`, `,` or `:` joins up).
+        let words = { (s: String) in s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" }).joined() }
+        #expect(words(r.terminal) == words(piped.stdout))
+    }
+
+    /// Worked by hand: "Pick:" and "alpha|beta|gamma|" (17 characters) fit 20, the rest goes on;
+    /// a word with nothing to break at stands alone.
+    @Test func aLongListBreaksAfterABar() {
+        #expect(HelpRow.wrap("Pick: alpha|beta|gamma|delta|epsilon.", width: 20)
+                == ["Pick:", "alpha|beta|gamma|", "delta|epsilon."])
+        #expect(HelpRow.wrap("one two three", width: 7) == ["one two", "three"])
+        #expect(HelpRow.wrap("abcdefghijkl", width: 5) == ["abcdefghijkl"])
+    }
+
+    /// A table row is wrapped in its text column, a command example is kept whole, prose is
+    /// wrapped as one paragraph, and nothing changes when every line fits.
+    @Test func fitWrapsProseAndTableRowsAndKeepsExamples() {
+        let text = """
+        one two three four
+        five
+          130  interrupted after committing
+               what was whole
+          pressdb ingest --format getevent --abs-range 0:1079 \\
+              --screen 1080x2340
+        """
+        #expect(HelpRow.fit(text, width: 100) == text)
+        #expect(HelpRow.fit(text, width: 30) == """
+        one two three four
+        five
+          130  interrupted after
+               committing what was
+               whole
+          pressdb ingest --format getevent --abs-range 0:1079 \\
+              --screen 1080x2340
+        """)
+        #expect(HelpRow.fit("one two three four five six", width: 10) == "one two\nthree four\nfive six")
+    }
+}

@@ -105,7 +105,14 @@ extension UInt64: ExpressibleByArgument {
 extension Double: ExpressibleByArgument {
     /// A finite number (`nan` and `inf` are refused).
     init(argument: String) throws(InvalidArgument) {
-        guard let d = Double(argument), d.isFinite else { throw .requirement("needs a finite number") }
+        guard let d = Double(argument), d.isFinite else {
+            // "5s", "300ms", "44pt": a number with a unit; the option's unit is fixed (its help says it).
+            if let unit = argument.firstRange(of: /[A-Za-z%]+$/), argument[unit] != argument[...],
+               let d = Double(argument[..<unit.lowerBound]), d.isFinite {
+                throw .problem("give the number without a unit ('\(argument[..<unit.lowerBound])', not '\(argument)'); --help names the unit")
+            }
+            throw .requirement("needs a finite number")
+        }
         self = d
     }
     var argumentDescription: String { Render.full(self) }

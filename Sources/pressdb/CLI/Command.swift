@@ -173,17 +173,18 @@ extension ParsableCommand {
         return parts.joined(separator: " ")
     }
 
-    /// The full `--help` text, generated from the declarations.
-    static var help: String {
+    /// The full `--help` text, generated from the declarations, at most `width` columns wide
+    /// where words allow (indented examples are kept whole, to copy).
+    static func help(width: Int = HelpRow.width) -> String {
         let all = declarations
-        var out = HelpRow.wrap("OVERVIEW: \(configuration.abstract)", width: HelpRow.width).joined(separator: "\n")
+        var out = HelpRow.wrap("OVERVIEW: \(configuration.abstract)", width: width).joined(separator: "\n")
             + "\n\nUSAGE: \(usage)\n"
         let discussion = configuration.discussion.trimmingCharacters(in: .newlines)
-        if !discussion.isEmpty { out += "\n" + discussion + "\n" }
+        if !discussion.isEmpty { out += "\n" + HelpRow.fit(discussion, width: width) + "\n" }
         let positionals = all.filter { $0.kind == .positional }
         if !positionals.isEmpty {
             out += "\nARGUMENTS:\n"
-            for p in positionals { out += HelpRow.render(p.name!, p.helpText) }
+            for p in positionals { out += HelpRow.render(p.name!, p.helpText, width: width) }
         }
         out += "\nOPTIONS:\n"
         for o in all where o.kind != .positional {
@@ -191,11 +192,14 @@ extension ParsableCommand {
             left += "--\(o.name!)"
             if let v = o.placeholder { left += " \(v)" }
             if o.repeatable { left += " ..." }
-            out += HelpRow.render(left, o.helpText)
+            out += HelpRow.render(left, o.helpText, width: width)
         }
-        out += HelpRow.render("-h, --help", "Show this help and exit.")
+        out += HelpRow.render("-h, --help", "Show this help and exit.", width: width)
         return out
     }
+
+    /// The help at its full width (`HelpRow.width`), as a pipe gets it.
+    static var help: String { help(width: HelpRow.width) }
 }
 
 /// `refreshRate` → `refresh-rate`.
@@ -207,14 +211,23 @@ func kebabCase(_ name: String) -> String {
     return out
 }
 
-/// One row of help: the option at the left, its help wrapped in a column at the right.
+/// One row of help: the option at the left, its help wrapped in a column at the right; and the
+/// wrapping of help's prose.
 enum HelpRow {
     /// Where the help column starts.
     static let indent = 28
-    /// The widest line of help (the terminal's 100 columns).
+    /// The widest line of help when standard output is not a terminal (a pipe, a file, a test).
     static let width = 100
+    /// The narrowest width help is wrapped to: below it the option column leaves too little room.
+    static let narrowest = 60
 
-    static func render(_ left: String, _ help: String) -> String {
+    /// The width help written to `fd` gets: the terminal's columns (`Terminal.width`) between
+    /// `narrowest` and `width`, or `width` when `fd` is not a terminal.
+    static func terminalWidth(_ fd: Int32 = STDOUT_FILENO) -> Int {
+        Terminal.width(fd).map { min(max($0, narrowest), width) } ?? width
+    }
+
+    static func render(_ left: String, _ help: String, width: Int = width) -> String {
         let lines = wrap(help, width: width - indent)
         var out = "  " + left
         if left.count + 2 >= indent { out += "\n" + String(repeating: " ", count: indent) }
@@ -224,16 +237,91 @@ enum HelpRow {
         return out + "\n"
     }
 
-    /// Words of `text` in lines of at most `width` characters (a longer word stands alone).
+    /// `text` (a help's discussion) fitted to `width` columns where words allow. Three kinds of
+    /// block, each wrapped again only when one of its lines is wider than `width`:
+    /// - prose: a run of lines that begin with no space, wrapped as one paragraph;
+    /// - a table row: an indented line whose text column starts after its last gap of two spaces
+    ///   (`  130  interrupted …`), with the lines indented to that column that follow it, wrapped
+    ///   in that column;
+    /// - a command example (`  pressdb …` without a two-space gap, and the lines after one ending
+    ///   in `\`): kept whole, to copy.
+    /// Blank lines stay.
+    static func fit(_ text: String, width: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var out: [String] = []
+        var k = 0
+        func leading(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+        while k < lines.count {
+            let line = lines[k]
+            if line.isEmpty { out.append(""); k += 1; continue }
+            var block = [line]
+            k += 1
+            let indent = leading(line)
+            if indent == 0 {
+                while k < lines.count, !lines[k].isEmpty, leading(lines[k]) == 0 { block.append(lines[k]); k += 1 }
+                out += block.contains { $0.count > width } ? wrap(block.joined(separator: " "), width: width) : block.map(String.init)
+                continue
+            }
+            if line.dropFirst(indent).hasPrefix("pressdb "), !line.dropFirst(indent).contains("  ") {
+                var last = line
+                while last.hasSuffix("\\"), k < lines.count { last = lines[k]; block.append(last); k += 1 }
+                out += block.map(String.init)
+                continue
+            }
+            // The text column: after the last run of two or more spaces past the indentation.
+            var column = indent
+            var i = line.index(line.startIndex, offsetBy: indent), spaces = 0, offset = indent
+            while i < line.endIndex {
+                if line[i] == " " { spaces += 1 } else { if spaces >= 2 { column = offset }; spaces = 0 }
+                offset += 1
+                i = line.index(after: i)
+            }
+            while k < lines.count, !lines[k].isEmpty, leading(lines[k]) == column, column > indent { block.append(lines[k]); k += 1 }
+            guard block.contains(where: { $0.count > width }), width - column >= 20 else { out += block.map(String.init); continue }
+            let head = String(line.prefix(column))
+            let body = ([line.dropFirst(column)] + block.dropFirst().map { $0.dropFirst(column) }).joined(separator: " ")
+            let wrapped = wrap(body, width: width - column)
+            out.append(head + wrapped[0])
+            out += wrapped.dropFirst().map { String(repeating: " ", count: column) + $0 }
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// Words of `text` in lines of at most `width` characters; a longer word (a list of choices
+    /// `a|b|c`, of names `x,y,z`, a selector `f(a:b:)`) is broken after a `|`, `,` or `:`, else
+    /// stands alone.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
-            if line.isEmpty { line = String(word) }
-            else if line.count + 1 + word.count <= width { line += " " + word }
-            else { lines.append(line); line = String(word) }
+            let parts = word.count > width ? pieces(of: word, width: width) : [word]
+            for (k, part) in parts.enumerated() {
+                if line.isEmpty { line = String(part) }
+                else if k == 0, line.count + 1 + part.count <= width { line += " " + part }
+                else { lines.append(line); line = String(part) }
+            }
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// `word` cut after its `|`, `,` and `:` into pieces of at most `width` characters where it can be.
+    private static func pieces(of word: Substring, width: Int) -> [Substring] {
+        var out: [Substring] = []
+        var start = word.startIndex, lastBreak: String.Index? = nil
+        var i = word.startIndex, count = 0
+        while i < word.endIndex {
+            count += 1
+            let next = word.index(after: i)
+            if word[i] == "|" || word[i] == "," || word[i] == ":" { lastBreak = next }
+            if count > width, let b = lastBreak, b > start {
+                out.append(word[start..<b])
+                start = b; lastBreak = nil
+                count = word.distance(from: start, to: next)
+            }
+            i = next
+        }
+        out.append(word[start...])
+        return out
     }
 }

@@ -1,7 +1,8 @@
 // Top-level dispatch: `pressdb COMMAND ...`, `--help`, `--version`.
 import Foundation
 
-var topHelp: String {
+/// `pressdb --help`, at most `width` columns wide where words allow.
+func topHelp(width: Int = HelpRow.width) -> String {
     var out = """
     OVERVIEW: pressdb records touch sessions on buttons, replays them through a model of UIKit's
     press handling and Core Animation's springs, and reports taps, cancels, scroll-aborts and
@@ -14,7 +15,7 @@ var topHelp: String {
     """
     for c in commands {
         // Wrapped to the width of every help text, continuing under the abstract.
-        let lines = HelpRow.wrap(c.configuration.abstract, width: HelpRow.width - 14)
+        let lines = HelpRow.wrap(c.configuration.abstract, width: width - 14)
         out += "  " + c.configuration.name.padding(toLength: 12, withPad: " ", startingAt: 0)
             + lines.joined(separator: "\n" + String(repeating: " ", count: 14)) + "\n"
     }
@@ -34,10 +35,10 @@ var topHelp: String {
     ENVIRONMENT:
       PRESSDB_DB  the database used when --db is not given (default ./pressdb.sqlite)
       NO_COLOR    when set, no colour in terminal output; TERM=dumb too
-      COLUMNS     the width terminal tables fit when the terminal does not report one (else 100)
+      COLUMNS     the width tables and help fit when the terminal does not report one (else 100)
 
     """
-    return out
+    return HelpRow.fit(out, width: width)
 }
 
 /// Runs pressdb with `arguments` (without the program name) and returns the exit status. Every
@@ -45,14 +46,14 @@ var topHelp: String {
 func runMain(_ arguments: [String]) -> Int32 {
     var argv = arguments
     guard let first = argv.first else {
-        printError(topHelp)
+        printError(topHelp(width: HelpRow.terminalWidth(STDERR_FILENO)))
         return ExitCode.usage
     }
     if first == "--help" || first == "-h" || first == "help" {
         if first == "help", argv.count > 1, let c = commands.first(where: { $0.configuration.name == argv[1] }) {
-            print(c.help, terminator: "")
+            print(c.help(width: HelpRow.terminalWidth()), terminator: "")
         } else {
-            print(topHelp, terminator: "")
+            print(topHelp(width: HelpRow.terminalWidth()), terminator: "")
         }
         return ExitCode.ok
     }
@@ -82,7 +83,7 @@ func runMain(_ arguments: [String]) -> Int32 {
 private func run<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) throws -> Int32 {
     switch try C.parse(arguments) {
     case .help:
-        print(C.help, terminator: "")
+        print(C.help(width: HelpRow.terminalWidth()), terminator: "")
         return ExitCode.ok
     case .command(let c):
         return try c.run()

@@ -58,7 +58,8 @@ struct CompareCommand: ParsableCommand {
           pressdb compare A B
           pressdb compare A B --sequential --mde 5%
           pressdb compare A B --unit session
-          pressdb compare spring-press longpress-safe-area --by config --metric cancel_rate
+          pressdb compare spring-press longpress-safe-area --by config \\
+              --metric cancel_rate
           pressdb compare spring-press expand-delayed-click --paired --where variant=A
           pressdb compare A B --format html --out compare.html
         """,
@@ -131,7 +132,7 @@ struct CompareCommand: ParsableCommand {
         let equals = Equality.dictionary(filter)
         let path = database.path
         guard database.exists || from != nil else {
-            throw DatabasePath(path).missing
+            throw database.missing
         }
 
         let signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,

@@ -12,10 +12,10 @@ struct CompletionsCommand: ParsableCommand {
         (--format table|csv|…) and file names where an option takes a file. Generated from the
         same declarations as --help.
 
-        Install:
-          bash:  pressdb completions bash > ~/.local/share/bash-completion/completions/pressdb
-          zsh:   pressdb completions zsh > ~/.zfunc/_pressdb   (with fpath+=(~/.zfunc); compinit)
-          fish:  pressdb completions fish > ~/.config/fish/completions/pressdb.fish
+        Install for bash, zsh (with fpath+=(~/.zfunc); compinit in ~/.zshrc) or fish:
+          pressdb completions bash > ~/.local/share/bash-completion/completions/pressdb
+          pressdb completions zsh > ~/.zfunc/_pressdb
+          pressdb completions fish > ~/.config/fish/completions/pressdb.fish
         """
     )
 

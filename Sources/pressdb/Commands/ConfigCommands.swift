@@ -9,13 +9,15 @@ struct ConfigCommand: ParsableCommand {
         name: "config",
         abstract: "Add a configuration from a JSON file, or show one as canonical JSON.",
         discussion: """
-        pressdb config add FILE.json|-   stores the configuration (or array of configurations)
-                                         in FILE; a changed definition gets a new version, and
-                                         old results keep theirs. Sessions naming it are replayed.
-        pressdb config show NAME         prints NAME's current definition as canonical JSON.
+          pressdb config add FILE.json|-   stores the configuration (or array of configurations)
+                                           in FILE; a changed definition gets a new version, and
+                                           old results keep theirs. Sessions naming it are
+                                           replayed.
+          pressdb config show NAME         prints NAME's current definition as canonical JSON.
 
         The JSON schema, with the three presets written out: docs/configurations.md. Start from
-        a preset with "base": {"type":"config","name":"soft-press","base":"spring-press","pressed_scale":0.97}
+        a preset with "base":
+          {"type":"config","name":"soft-press","base":"spring-press","pressed_scale":0.97}
         """
     )
 

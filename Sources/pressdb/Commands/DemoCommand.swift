@@ -101,7 +101,9 @@ struct DemoCommand: ParsableCommand {
         Arm B against arm A (pressdb compare A B). The log assigned each user one variant, as an app's
         A/B test does, and a user's presses are alike, so compare analyses users: each user is one
         observation (the unit line below says so; --unit session would count every session as
-        independent and overstate the evidence).
+        independent and overstate the evidence). B runs longpress-safe-area and A spring-press, two
+        presets made to differ, so effects of 50 % and more are real here; compare still flags each
+        as a suspicious lift (Twyman's law: check an effect that large before believing it).
 
 
         """)

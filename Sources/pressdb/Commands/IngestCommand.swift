@@ -29,8 +29,9 @@ struct IngestCommand: ParsableCommand {
         it); standard input is read into memory first.
 
         Example (a 1080 x 2340 px phone at 440 dpi: 440 / 160 = 2.75 px per pt):
-          pressdb ingest --format getevent --abs-range 0:1079,0:2339 --screen 1080x2340 \\
-              --px-per-pt 2.75 --layout screen.json --container scroll rec.getevent-lt.txt
+          pressdb ingest --format getevent --abs-range 0:1079,0:2339 \\
+              --screen 1080x2340 --px-per-pt 2.75 --layout screen.json \\
+              --container scroll rec.getevent-lt.txt
         """
     )
 

@@ -38,7 +38,8 @@ struct ReplayCommand: ParsableCommand {
 
         Examples:
           pressdb replay --as expand-delayed-click --format csv > counterfactual.csv
-          pressdb generate --sessions 1000 | pressdb replay --input - | pressdb aggregate - > day.partial.json
+          pressdb generate --sessions 1000 | pressdb replay --input - \\
+              | pressdb aggregate - > day.partial.json
         """
     )
 

@@ -231,7 +231,7 @@ struct ReportCommand: ParsableCommand {
         if let from { return try reportFromPartial(from, def: def, filter: filter) }
 
         guard database.exists else {
-            throw DatabasePath(path).missing
+            throw database.missing
         }
         let runner: ReportRunner
         do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {

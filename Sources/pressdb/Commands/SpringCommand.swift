@@ -31,8 +31,10 @@ struct SpringCommand: ParsableCommand {
         at 1 and the settling time marked (light and dark themes embedded; --at is ignored).
 
         EXAMPLE:
-          pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --at 0.0167,0.0333
-          pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 --format svg --out spring.svg
+          pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 \\
+              --at 0.0167,0.0333
+          pressdb spring --duration 0.4 --damping-ratio 0.5 --velocity 3 \\
+              --format svg --out spring.svg
         """
     )
 

@@ -36,10 +36,15 @@ struct SweepCommand: ParsableCommand {
         by a weighted score (--weights NAME=W,…; equal weights without it).
 
         Examples:
-          pressdb sweep --base spring-press --vary press_animation.damping_ratio=0.3:1.0:0.1 --vary pressed_scale=0.9,0.95,0.97
-          pressdb sweep --base spring-press --vary container.delays_content_touches=true,false --where screen=feed
-          pressdb sweep --base longpress-safe-area --vary safe_area=2:20/10 --vary minimum_press_duration=0,0.05,0.1 --top 3
-          pressdb sweep --base spring-press --vary pressed_scale=0.9:0.98:0.01 --format html --out sweep.html
+          pressdb sweep --base spring-press \\
+              --vary press_animation.damping_ratio=0.3:1.0:0.1 \\
+              --vary pressed_scale=0.9,0.95,0.97
+          pressdb sweep --base spring-press \\
+              --vary container.delays_content_touches=true,false --where screen=feed
+          pressdb sweep --base longpress-safe-area --vary safe_area=2:20/10 \\
+              --vary minimum_press_duration=0,0.05,0.1 --top 3
+          pressdb sweep --base spring-press --vary pressed_scale=0.9:0.98:0.01 \\
+              --format html --out sweep.html
           pressdb sweep --show 1 --format csv
           pressdb sweep --export-config 1:7 > soft.json && pressdb config add soft.json
         """

@@ -133,22 +133,45 @@ struct ComparisonRenderer {
         return lines
     }
 
-    /// What the table's numbers mean for this report's unit and inference.
+    /// What the table's numbers mean for this report's unit and inference, saying only what the
+    /// metrics shown need (a comparison of `cancel_rate` alone says nothing of latencies).
     var footnote: String {
-        var lines = ["Rates in %, their differences in percentage points (pp); latencies in ms. MDE: the difference this",
-                     "comparison detects with 80 % power at α. Lower is better for every metric but tap_rate."]
-        if report.unit == .user || report.isSequential {
-            lines += ["Each row's p-value and interval come from one test over \(unitWord) (percentiles: a bootstrap), so",
-                      "p < α exactly when the interval excludes 0; a verdict needs the adjusted p below α as well."]
-        } else {
-            lines += ["The p50 difference is the Hodges–Lehmann shift (the median of the differences) and its verdict",
-                      "follows the Mann–Whitney or signed-rank test; p90 rows have no test, their verdict comes from a",
-                      "conservative interval; rates and means need p < α and their interval excluding 0."]
+        let metrics = report.rows.map(\.metric)
+        let rates = metrics.contains { $0.isRate }, latencies = metrics.contains { !$0.isRate }
+        func percentile(_ p: Double) -> Bool {
+            metrics.contains { if case .percentile(_, let q) = $0.kind { q == p } else { false } }
         }
-        lines += ["Feedback latency covers the presses that were seen; presses never seen are counted by unseen_rate",
-                  "instead, so read the two together: an arm that stops hiding quick taps can look slower on latency",
-                  "while it is seen far more."]
-        return lines.joined(separator: "\n")
+        var sentences: [String] = []
+        sentences.append([rates ? "Rates in %, their differences in percentage points (pp)" : nil,
+                          latencies ? "latencies in ms" : nil].compactMap { $0 }.joined(separator: "; ") + ".")
+        sentences.append("MDE: the difference this comparison detects with 80 % power at α.")
+        if metrics == [.tapRate] { sentences.append("Higher is better for tap_rate.") }
+        else if metrics.contains(.tapRate) { sentences.append("Lower is better for every metric but tap_rate.") }
+        else { sentences.append("Lower is better for every metric shown.") }
+        if report.unit == .user || report.isSequential {
+            let bootstrap = percentile(0.5) || percentile(0.9) ? " (percentiles: a bootstrap)" : ""
+            sentences.append("Each row's p-value and interval come from one test over \(unitWord)\(bootstrap), so p < α "
+                + "exactly when the interval excludes 0; a verdict needs the adjusted p below α as well.")
+        } else {
+            if percentile(0.5) {
+                sentences.append("The p50 difference is the Hodges–Lehmann shift (the median of the differences) and its "
+                    + "verdict follows the Mann–Whitney or signed-rank test.")
+            }
+            if percentile(0.9) {
+                sentences.append("p90 rows have no test, their verdict comes from a conservative interval.")
+            }
+            let means = metrics.contains { if case .mean = $0.kind { true } else { false } }
+            if rates || means {
+                sentences.append(rates && means ? "Rates and means need p < α and their interval excluding 0."
+                                 : "\(rates ? "Rates" : "Means") need p < α and their interval excluding 0.")
+            }
+        }
+        if metrics.contains(where: { if case .rate = $0.kind { false } else { $0.rawValue.hasPrefix("feedback") } }) {
+            sentences.append("Feedback latency covers the presses that were seen; presses never seen are counted by "
+                + "unseen_rate instead, so read the two together: an arm that stops hiding quick taps can look slower "
+                + "on latency while it is seen far more.")
+        }
+        return sentences.joined(separator: " ")
     }
 
     static func pText(_ p: Double?) -> String {
@@ -289,8 +312,7 @@ struct ComparisonRenderer {
         rows = rows.map { row in var r = row; r[r.count - 1].full = Self.shortTest(r[r.count - 1].full); return r }
         let table = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
         out += table.render(rows)
-        return out + "\n" + TerminalTable.wrap(footnote.replacingOccurrences(of: "\n", with: " "),
-                                               width: width ?? HelpRow.width)
+        return out + "\n" + TerminalTable.wrap(footnote, width: width ?? HelpRow.width)
     }
 
     func html() -> String {
@@ -331,7 +353,7 @@ struct ComparisonRenderer {
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: kept.map { columns[$0].alignsRight ? .numeric(columns[$0].header) : .text(columns[$0].header) },
                              rows: rows.map { row in kept.map { row[$0].full.replacingOccurrences(of: " (", with: "\n(") } }))
-        page.paragraph(footnote.replacingOccurrences(of: "\n", with: " ")
+        page.paragraph(footnote
             + (kept.count < columns.count ? " Unadjusted p-values are in the CSV, JSON and Markdown forms." : ""))
         return page.render()
     }
