@@ -55,14 +55,38 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 6: migrations/0006_summary_cells.sql (issue 20) the maintained summary cells,
-        // after 0005_touch_down_point.sql (issue 21) sessions.x0 and y0 and 0004_sweeps.sql
+        // Version 7: migrations/0007_sessions_without_variant_index.sql (issue 20) drops
+        // sessions_by_variant, after 0006_summary_cells.sql (issue 20) the maintained summary
+        // cells, 0005_touch_down_point.sql (issue 21) sessions.x0 and y0 and 0004_sweeps.sql
         // (issue 18) the sweeps table.
-        #expect(try db.userVersion == 6)
+        #expect(try db.userVersion == 7)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
         #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,summary_cells,summary_latencies,summary_state,sweeps")
+    }
+
+    // Version 7 drops sessions_by_variant and keeps every row; a database made with SQLite's
+    // default 4,096-byte pages (an older pressdb's) keeps them, a new one gets Schema.pageSize.
+    @Test func version7DropsTheVariantIndexAndKeepsAnOldDatabasesPageSize() throws {
+        let path = try temporaryDatabasePath()
+        do {
+            // Pages written at 4,096 bytes, as an older pressdb wrote them (no table left).
+            let db = try Database(path: path)
+            try db.execute("PRAGMA page_size = 4096; CREATE TABLE t(a); DROP TABLE t")
+        }
+        do {
+            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(6)))
+            #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_variant'").scalarInt() == 1)
+            try db.execute("INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('old', 1, 2, 0, 'ended', x'', 'B')")
+        }
+        let db = try Schema.open(path: path)
+        #expect(try db.userVersion == 7)
+        #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_variant'").scalarInt() == 0)
+        #expect(try db.prepare("SELECT session || ':' || variant FROM sessions WHERE variant = 'B'").scalarText() == "old:B")
+        #expect(try db.prepare("PRAGMA page_size").scalarInt() == 4096)
+        let fresh = try Schema.open(path: try temporaryDatabasePath())
+        #expect(try fresh.prepare("PRAGMA page_size").scalarInt() == 16_384)
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -75,7 +99,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 6)
+        #expect(try db.userVersion == 7)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         // Its samples BLOB is empty: no touch-down point to fill in.
         #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
@@ -125,7 +149,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 6) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 7) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
