@@ -53,6 +53,13 @@ func runOnce(_ b: Benchmark, _ n: Int) {
 
 func runBenchmarks(_ arguments: [String]) -> Int32 {
     var names = arguments
+    if names.first == "--digest" {
+        guard names.count == 3, let n = Int(names[1]), n >= 0 else {
+            FileHandle.standardError.write(Data("pressdb-bench: --digest needs a number of sessions and an output file\n".utf8))
+            return 2
+        }
+        return replayDigest(count: n, path: names[2])
+    }
     var count: Int? = nil
     if let i = names.firstIndex(of: "--count") {
         guard i + 1 < names.count, let n = Int(names[i + 1]), n >= 0 else {

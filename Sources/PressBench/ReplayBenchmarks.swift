@@ -34,11 +34,20 @@ private func replay(_ n: Int, as configuration: PressConfiguration?) -> Double {
     let sessions = modelSessions  // generated here even for n = 0, so `--count 0` counts the set-up
     var sum = 0.0
     var i = 0
-    for _ in 0..<n {
-        let s = sessions[i]
-        i = i + 1 == sessions.count ? 0 : i + 1
-        let r = try! Replay.session(s.samples, attributes: s.attributes, configuration: configuration ?? s.configuration)
-        sum += (r.feedbackLatencyMs ?? 0) + r.durationMs + r.pressDepth + r.releaseJumpPt + (r.actionFired ? 1 : 0)
+    // The sessions are read in place (a buffer, not a copy of each session's struct), so that
+    // what is counted is the replay.
+    sessions.withUnsafeBufferPointer { sessions in
+        for _ in 0..<n {
+            let r: SessionResult
+            if let configuration {
+                r = try! Replay.session(sessions[i].samples, attributes: sessions[i].attributes, configuration: configuration)
+            } else {
+                r = try! Replay.session(sessions[i].samples, attributes: sessions[i].attributes,
+                                        configuration: sessions[i].configuration)
+            }
+            i = i + 1 == sessions.count ? 0 : i + 1
+            sum += (r.feedbackLatencyMs ?? 0) + r.durationMs + r.pressDepth + r.releaseJumpPt + (r.actionFired ? 1 : 0)
+        }
     }
     return sum
 }

@@ -60,8 +60,19 @@ public struct ReplayTrace: Sendable {
     public var display: Display
 
     /// The `results` row's figures, in milliseconds and points.
-    public var result: SessionResult {
-        let c = classification
+    public var result: SessionResult { Replay.result(classification, visual) }
+
+    /// The displayed scale on every display frame from touch-down (k / refresh rate, k = 0, 1, …)
+    /// to `end` seconds: what the screen shows, frame by frame.
+    public func frames(until end: Double) -> [ScaleSample] {
+        timeline.samples(from: 0, to: end, step: 1 / display.refreshRate)
+    }
+}
+
+extension Replay {
+    /// The `results` row of a classification and what the display showed of it
+    /// (`ReplayTrace.result`).
+    static func result(_ c: PressClassification, _ visual: VisualMetrics) -> SessionResult {
         let ms = { (seconds: Double) in Replay.stored(seconds * 1000, decimals: Replay.StoredResolution.milliseconds) }
         return SessionResult(
             outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
@@ -71,12 +82,6 @@ public struct ReplayTrace: Sendable {
             maxTravelPt: Replay.stored(c.maxTravel, decimals: Replay.StoredResolution.points),
             pressDepth: Replay.stored(visual.pressDepth, decimals: Replay.StoredResolution.pressDepth),
             releaseJumpPt: Replay.stored(visual.releaseJump, decimals: Replay.StoredResolution.points))
-    }
-
-    /// The displayed scale on every display frame from touch-down (k / refresh rate, k = 0, 1, …)
-    /// to `end` seconds: what the screen shows, frame by frame.
-    public func frames(until end: Double) -> [ScaleSample] {
-        timeline.samples(from: 0, to: end, step: 1 / display.refreshRate)
     }
 }
 
@@ -151,8 +156,14 @@ public enum Replay {
     public static func session(_ samples: [TouchSample], frame: Rect?, container: Container,
                                scrollAxis: ScrollAxis, configuration: PressConfiguration,
                                display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
-        try trace(samples, frame: frame, container: container, scrollAxis: scrollAxis,
-                  configuration: configuration, display: display).result
+        // `trace(…).result` without keeping the trace: nothing is copied into one.
+        let c = PressClassifier.classify(samples, frame: frame, container: container,
+                                         scrollAxis: scrollAxis, configuration: configuration)
+        let timeline = try ScaleTimeline(resolved: configuration.resolvedAnimation, events: c.scaleEvents)
+        let visual = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width,
+                                       height: c.frame.height, refreshRate: display.refreshRate,
+                                       density: display.density)
+        return result(c, visual)
     }
 
     /// Replays a session with the attributes it was stored with: its frame, its container (else

@@ -40,7 +40,10 @@ public struct ScaleTimeline: Sendable {
     public static let simultaneityTolerance = 1e-9
 
     /// The configuration's animations.
-    public let animation: PressAnimation
+    public var animation: PressAnimation { resolved.animation }
+    /// The same, resolved: kept by reference, so building and copying a timeline copies no
+    /// animation specification.
+    let resolved: ResolvedPressAnimation
     /// The events, sorted by time (stable: simultaneous events keep their order).
     public let events: [TimedScaleEvent]
 
@@ -61,6 +64,9 @@ public struct ScaleTimeline: Sendable {
         var isAdditive: Bool
         /// fillMode forwards and not removed on completion.
         var holdsAfterEnd: Bool
+        /// `layer.add(_:forKey:)`'s key, as a small number (`ResolvedPressAnimation.Step.key`);
+        /// nil for UIView's additive animations (unique keys).
+        var key: Int8?
         /// When a later animation for the same key replaced it; +∞ if never.
         var removedAt: Double = .infinity
         /// `value(atLocal: duration)`, what a holding animation shows after its end: computed once,
@@ -68,9 +74,9 @@ public struct ScaleTimeline: Sendable {
         var heldValue: Double = 0
 
         init(start: Double, duration: Double, from: Double, to: Double, shape: Shape, isAdditive: Bool,
-             holdsAfterEnd: Bool) {
+             holdsAfterEnd: Bool, key: Int8?) {
             self.start = start; self.duration = duration; self.from = from; self.to = to; self.shape = shape
-            self.isAdditive = isAdditive; self.holdsAfterEnd = holdsAfterEnd
+            self.isAdditive = isAdditive; self.holdsAfterEnd = holdsAfterEnd; self.key = key
             if holdsAfterEnd { heldValue = value(atLocal: duration) }
         }
 
@@ -111,9 +117,6 @@ public struct ScaleTimeline: Sendable {
 
     /// In the order added, which is time order (the events are sorted).
     private(set) var layerAnimations: [LayerAnimation] = []
-    /// `layer.add(_:forKey:)`'s key of each of `layerAnimations`; nil for UIView's additive
-    /// animations (unique keys).
-    private var keys: [String?] = []
     private(set) var modelChanges: [ModelChange] = []
 
     /// Resolves the animations `events` start.
@@ -133,8 +136,8 @@ public struct ScaleTimeline: Sendable {
     /// - Throws: as `init(animation:events:)`, when an event uses an animation whose parameters
     ///   are invalid.
     public init(resolved: ResolvedPressAnimation, events: [TimedScaleEvent]) throws(AnimationParameterError) {
-        let animation = resolved.animation
-        self.animation = animation
+        self.resolved = resolved
+        let pressedScale = resolved.animation.pressedScale
         // The gesture models give their events in time order already; a stable sort would keep them.
         var sorted = events
         if zip(events, events.dropFirst()).contains(where: { $0.time > $1.time }) {
@@ -143,12 +146,13 @@ public struct ScaleTimeline: Sendable {
             }.map(\.element)
         }
         self.events = sorted
-        try AnimationParameterError.check("pressedScale", animation.pressedScale, true, "finite")
+        try AnimationParameterError.check("pressedScale", pressedScale, true, "finite")
+        layerAnimations.reserveCapacity(sorted.count)
         for e in sorted {
             try AnimationParameterError.check("time", e.time, true, "finite")
             switch e.event {
-            case .press: try add(animation.press, resolved.press, at: e.time, target: animation.pressedScale)
-            case .release: try add(animation.release, resolved.release, at: e.time, target: ScaleTimeline.restScale)
+            case .press: try add(resolved.press, at: e.time, target: pressedScale)
+            case .release: try add(resolved.release, at: e.time, target: ScaleTimeline.restScale)
             }
         }
     }
@@ -173,14 +177,19 @@ public struct ScaleTimeline: Sendable {
         }
     }
 
-    private mutating func add(_ spec: AnimationSpec, _ resolved: Result<LayerAnimation.Shape, AnimationParameterError>,
+    /// Starts the animation of one resolved step at `t`: its error, if it has one, is thrown here,
+    /// when an event uses it.
+    private mutating func add(_ step: Result<ResolvedPressAnimation.Step, AnimationParameterError>,
                               at t: Double, target: Double) throws(AnimationParameterError) {
-        let shape = try resolved.get()
-        switch spec {
-        case let .uiViewSpring(duration, _, _), let .uiViewCurve(duration, _):
-            addAdditive(shape, duration: duration, at: t, target: target)
-        case let .caSpring(_, _, _, _, duration, options), let .caBasic(duration, _, options):
-            try addLayer(shape, duration: duration, at: t, target: target, options: options)
+        switch step {
+        case .failure(let error): throw error
+        case .success(let s):
+            if let key = s.key {
+                addLayer(s.shape, duration: s.duration, at: t, target: target, key: key, fromValue: s.fromValue,
+                         holds: s.holdsAfterEnd)
+            } else {
+                addAdditive(s.shape, duration: s.duration, at: t, target: target)
+            }
         }
     }
 
@@ -190,24 +199,19 @@ public struct ScaleTimeline: Sendable {
         modelChanges.append(ModelChange(time: t, value: target))
         guard duration > 0 else { return }
         layerAnimations.append(LayerAnimation(start: t, duration: duration, from: old - target, to: 0,
-                                              shape: shape, isAdditive: true, holdsAfterEnd: false))
-        keys.append(nil)
+                                              shape: shape, isAdditive: true, holdsAfterEnd: false, key: nil))
     }
 
     /// `layer.add(_:forKey:)`: replaces the animation for the key; the model is unchanged.
+    /// `fromValue` was checked finite when the step was resolved.
     private mutating func addLayer(_ shape: LayerAnimation.Shape, duration: Double, at t: Double, target: Double,
-                                   options: LayerAnimationOptions) throws(AnimationParameterError) {
-        if let from = options.fromValue {
-            try AnimationParameterError.check("fromValue", from, true, "finite")
-        }
-        let from = options.fromValue ?? scale(at: t)
-        for i in layerAnimations.indices where keys[i] == options.key && layerAnimations[i].removedAt > t {
+                                   key: Int8, fromValue: Double?, holds: Bool) {
+        let from = fromValue ?? scale(at: t)
+        for i in layerAnimations.indices where layerAnimations[i].key == key && layerAnimations[i].removedAt > t {
             layerAnimations[i].removedAt = t
         }
-        let holds = options.fillMode == .forwards && !options.isRemovedOnCompletion
         layerAnimations.append(LayerAnimation(start: t, duration: duration, from: from, to: target, shape: shape,
-                                              isAdditive: false, holdsAfterEnd: holds))
-        keys.append(options.key)
+                                              isAdditive: false, holdsAfterEnd: holds, key: key))
     }
 
     // MARK: Evaluation
@@ -295,7 +299,7 @@ public struct ScaleTimeline: Sendable {
         let tol = ScaleTimeline.simultaneityTolerance
         var until = Double.infinity
         for e in events where e.time > t + tol { until = e.time; break }
-        let all = layerAnimations
+        return layerAnimations.withUnsafeBufferPointer { all in
         var started = 0
         while started < all.count, all[started].start <= t + tol { started += 1 }
         // The base: what the hand-added animations or the model value may show.
@@ -363,6 +367,7 @@ public struct ScaleTimeline: Sendable {
         if unpaired >= 0 { isConstant = false }
         let slack = ScaleTimeline.boundsRoundingAllowance * (1 + magnitude)
         return (lower - slack, upper + slack, until, isConstant)
+        }
     }
 
     /// The displayed scale from `from` to `to` (inclusive, within 1e-9 s) every `step` seconds,
@@ -380,26 +385,41 @@ public struct ScaleTimeline: Sendable {
     /// 1e-9 s) merged: the only times the displayed scale can change discontinuously.
     public var changeInstants: [Double] {
         var times: [Double] = []
-        times.reserveCapacity(events.count + 2 * layerAnimations.count)
-        for e in events { times.append(e.time) }
-        for a in layerAnimations {
-            times.append(a.end)
-            if a.removedAt.isFinite { times.append(a.removedAt) }
+        var t = nextChangeInstant(after: nil)
+        while let u = t {
+            times.append(u)
+            t = nextChangeInstant(after: u)
         }
-        times.sort()
-        // Merged in place: a time is kept when it is more than the tolerance after the last kept.
-        var kept = 0
-        for t in times where kept == 0 || t - times[kept - 1] > ScaleTimeline.simultaneityTolerance {
-            times[kept] = t
-            kept += 1
-        }
-        times.removeLast(times.count - kept)
         return times
+    }
+
+    /// The first of `changeInstants` after `previous` (the first of all for nil), without an
+    /// array: the earliest start, end or removal more than the tolerance after `previous`. The
+    /// instants are the times sorted with each one kept when it is more than the tolerance after
+    /// the last kept, so the one after a kept instant is the smallest time beyond that distance.
+    func nextChangeInstant(after previous: Double?) -> Double? {
+        var next: Double? = nil
+        @inline(__always) func consider(_ t: Double) {
+            if let p = previous, !(t - p > ScaleTimeline.simultaneityTolerance) { return }
+            if let n = next, !(t < n) { return }
+            next = t
+        }
+        for e in events { consider(e.time) }
+        for a in layerAnimations {
+            consider(a.end)
+            if a.removedAt.isFinite { consider(a.removedAt) }
+        }
+        return next
     }
 
     /// The time after which the displayed scale no longer changes: the last event or animation end
     /// (−∞ without events).
-    public var settledTime: Double { changeInstants.last ?? -.infinity }
+    public var settledTime: Double {
+        var last = -Double.infinity
+        var t = nextChangeInstant(after: nil)
+        while let u = t { last = u; t = nextChangeInstant(after: u) }
+        return last
+    }
 }
 
 /// A configuration's press and release animations resolved once — springs solved (a UIView
@@ -410,16 +430,52 @@ public struct ScaleTimeline: Sendable {
 /// (`PressConfiguration.resolvedAnimation`) is copied by one reference count, not field by field.
 public final class ResolvedPressAnimation: Hashable, Sendable {
     public let animation: PressAnimation
-    let press: Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError>
-    let release: Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError>
+    let press: Result<Step, AnimationParameterError>
+    let release: Result<Step, AnimationParameterError>
+
+    /// What starting one of the animations takes, read off its `AnimationSpec` once.
+    struct Step: Sendable {
+        var shape: ScaleTimeline.LayerAnimation.Shape
+        /// Seconds.
+        var duration: Double
+        /// Hand-added (`caSpring`, `caBasic`): its key as a number, equal for equal keys (the
+        /// press's 0, the release's 0 when its key is the press's, else 1). Nil for UIView's
+        /// additive animations.
+        var key: Int8?
+        /// `fromValue` of a hand-added animation (finite), nil to start from the value on screen.
+        var fromValue: Double?
+        /// fillMode forwards and not removed on completion.
+        var holdsAfterEnd: Bool
+    }
 
     public init(_ animation: PressAnimation) {
         self.animation = animation
-        func resolve(_ spec: AnimationSpec) -> Result<ScaleTimeline.LayerAnimation.Shape, AnimationParameterError> {
-            do throws(AnimationParameterError) { return .success(try ScaleTimeline.shape(spec)) } catch { return .failure(error) }
+        func options(_ spec: AnimationSpec) -> LayerAnimationOptions? {
+            switch spec {
+            case .uiViewSpring, .uiViewCurve: return nil
+            case let .caSpring(_, _, _, _, _, options), let .caBasic(_, _, options): return options
+            }
         }
-        press = resolve(animation.press)
-        release = resolve(animation.release)
+        let pressKey = options(animation.press)?.key
+        // The shape first, then `fromValue`: the error `ScaleTimeline` reported first before.
+        func resolve(_ spec: AnimationSpec, key: Int8) -> Result<Step, AnimationParameterError> {
+            do throws(AnimationParameterError) {
+                let shape = try ScaleTimeline.shape(spec)
+                switch spec {
+                case let .uiViewSpring(duration, _, _), let .uiViewCurve(duration, _):
+                    return .success(Step(shape: shape, duration: duration, key: nil, fromValue: nil, holdsAfterEnd: false))
+                case let .caSpring(_, _, _, _, duration, options), let .caBasic(duration, _, options):
+                    if let from = options.fromValue {
+                        try AnimationParameterError.check("fromValue", from, true, "finite")
+                    }
+                    return .success(Step(shape: shape, duration: duration, key: key, fromValue: options.fromValue,
+                                         holdsAfterEnd: options.fillMode == .forwards && !options.isRemovedOnCompletion))
+                }
+            } catch { return .failure(error) }
+        }
+        press = resolve(animation.press, key: 0)
+        let releaseKey = options(animation.release)?.key
+        release = resolve(animation.release, key: releaseKey != nil && releaseKey == pressKey ? 0 : 1)
     }
 
     public static func == (a: ResolvedPressAnimation, b: ResolvedPressAnimation) -> Bool { a.animation == b.animation }

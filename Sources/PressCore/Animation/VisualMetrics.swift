@@ -62,8 +62,7 @@ public struct VisualMetrics: Hashable, Sendable {
         let halfSize = max(width, height) / 2
         let rest = ScaleTimeline.restScale
         let pressedChange = timeline.animation.pressedScale - rest
-        let instants = timeline.changeInstants
-        let settled = instants.last ?? -.infinity  // timeline.settledTime
+        let settled = timeline.settledTime
 
         var feedback: Double? = nil
         var depth = 0.0
@@ -119,8 +118,10 @@ public struct VisualMetrics: Hashable, Sendable {
         }
 
         var jump = 0.0
-        for t in instants {
+        var instant = timeline.nextChangeInstant(after: nil)  // each of timeline.changeInstants
+        while let t = instant {
             jump = max(jump, abs(timeline.scale(at: t) - timeline.scale(justBefore: t)))
+            instant = timeline.nextChangeInstant(after: t)
         }
         self.init(feedbackLatency: feedback, releaseJump: jump * halfSize, pressDepth: depth)
     }

@@ -91,7 +91,7 @@ public enum ActionRule: String, Hashable, Sendable, CaseIterable {
 public struct PressConfiguration: Hashable, Sendable {
     /// The configuration's name, e.g. `spring-press`.
     public var name: String { didSet { updateVersion() } }
-    public var gesture: GestureModel { didSet { updateVersion() } }
+    public var gesture: GestureModel { didSet { updateVersion(); updateControlEventMasks() } }
     /// Press and release animations and the pressed scale.
     public var animation: PressAnimation { didSet { updateVersion(); resolvedAnimation = ResolvedPressAnimation(animation) } }
     public var actionRule: ActionRule { didSet { updateVersion() } }
@@ -108,6 +108,9 @@ public struct PressConfiguration: Hashable, Sendable {
     /// and again whenever `animation` changes, so that replaying a session does not solve UIKit's
     /// spring again (`Replay.trace(_:frame:…)` uses it).
     public private(set) var resolvedAnimation: ResolvedPressAnimation
+    /// `pressEvents` and `releaseEvents` as bits, set with `gesture`, so that classifying a
+    /// session does not walk the sets (a `Set<ControlEvent>` lookup hashes a String).
+    private(set) var pressEventMask = ControlEventMask(), releaseEventMask = ControlEventMask()
 
     public init(name: String, gesture: GestureModel, animation: PressAnimation,
                 actionRule: ActionRule = .upInside, actionDelay: Double = 0) {
@@ -115,9 +118,15 @@ public struct PressConfiguration: Hashable, Sendable {
         self.actionRule = actionRule; self.actionDelay = actionDelay
         resolvedAnimation = ResolvedPressAnimation(animation)
         updateVersion()
+        updateControlEventMasks()
     }
 
     private mutating func updateVersion() { version = FNV1a64.hex(definitionJSON) }
+
+    private mutating func updateControlEventMasks() {
+        pressEventMask = ControlEventMask(pressEvents)
+        releaseEventMask = ControlEventMask(releaseEvents)
+    }
 
     /// The control events that start the press animation; empty for a long press.
     public var pressEvents: Set<ControlEvent> {

@@ -123,8 +123,8 @@ public enum PressClassifier {
                                               scrollAxis: scrollAxis, retentionMargin: control.retentionMargin)
             result.controlEvents = trace.events
             result.deliveryTime = trace.events.first { $0.event == .touchDown }?.time
-            // The sets as bits: a `Set<ControlEvent>` lookup hashes the event's String raw value.
-            let press = ControlEventMask(control.pressEvents), release = ControlEventMask(control.releaseEvents)
+            // The sets as bits, made once per configuration.
+            let press = configuration.pressEventMask, release = configuration.releaseEventMask
             var scale: [TimedScaleEvent] = []
             scale.reserveCapacity(trace.events.count)
             for e in trace.events {

@@ -53,8 +53,11 @@ public enum ControlEvent: String, CaseIterable, Hashable, Sendable, Comparable {
 
 /// A set of control events as one bit each, in declaration order (`UIControl.Event`'s bits):
 /// membership without hashing, for the classifier's loop over a session's events.
-struct ControlEventMask {
+struct ControlEventMask: Hashable, Sendable {
     private var bits: UInt8 = 0
+
+    /// No event.
+    init() {}
 
     init(_ events: Set<ControlEvent>) {
         for e in events { bits |= ControlEventMask.bit(e) }

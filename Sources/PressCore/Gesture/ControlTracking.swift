@@ -87,8 +87,7 @@ public enum ControlTracking {
 
     static func trace(_ touch: NormalizedTouch, frame: Rect, container: Container,
                       scrollAxis: ScrollAxis, retentionMargin: Double) -> ControlTrace {
-        let samples = touch.samples
-        guard samples.count >= 2 else {
+        guard touch.count >= 2 else {
             return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: 0)
         }
         let origin = touch.origin
@@ -96,12 +95,12 @@ public enum ControlTracking {
         let cancelsOnScroll = scrolls && container.cancelsControlTouches
         let hysteresis = container.hysteresis
         var events: [TimedControlEvent] = []
-        events.reserveCapacity(samples.count + 1)  // at most one per sample, and the delayed touchDown
+        events.reserveCapacity(touch.count + 1)  // at most one per sample, and the delayed touchDown
         var held = scrolls && container.delaysContentTouches
         var inside = true
         if !held { events.append(TimedControlEvent(time: 0, event: .touchDown)) }
 
-        for s in samples.dropFirst() {
+        for s in touch.afterTouchDown {
             if held {
                 if s.t >= container.touchDelay - GestureConventions.timeTolerance {
                     // The delay timer fires before a sample at (or after) its time.
@@ -156,7 +155,7 @@ public enum ControlTracking {
             }
         }
         // Unreachable: a normalized touch ends with a terminal sample.
-        let end = samples.last?.t ?? 0
+        let end = touch.duration
         if held { return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: end) }
         events.append(TimedControlEvent(time: end, event: .touchCancel))
         return ControlTrace(events: events, ending: .systemCancel, endTime: end)

@@ -62,22 +62,35 @@ public enum GestureConventions {
 /// predecessor is raised to it; samples after the first terminal one are ignored; a stray
 /// `began` later on is neither a move nor an end; and a session without a terminal sample ends
 /// as if `cancelled` at its last sample (the touch was lost).
+///
+/// A session that keeps those conventions (the usual case) is read in place: its own array, each
+/// time less the touch-down's (which is what raising and the cap below would give it, since
+/// subtracting a constant keeps the order), so replaying it copies no sample. Any other is
+/// copied once with the repairs made.
 struct NormalizedTouch {
     /// The touch-down sample's time on the samples' clock, in seconds.
     var touchDownTime: Double
     /// The touch-down point.
     var origin: Point
-    /// Samples with `t` in seconds since touch-down; the first is the touch-down, the last is
-    /// terminal. Empty only when the session had no samples.
-    var samples: [TouchSample]
+    /// The samples, touch-down first and terminal last; `t − timeOffset` is seconds since
+    /// touch-down. Empty only when the session had no samples.
+    private var storage: [TouchSample]
+    /// The touch-down time for samples read in place, 0 for a repaired copy.
+    private var timeOffset: Double
+    /// Seconds from touch-down to the terminal sample.
+    private(set) var duration: Double
 
     init(_ raw: [TouchSample]) {
         guard let first = raw.first else {
-            touchDownTime = 0; origin = Point(x: 0, y: 0); samples = []
+            touchDownTime = 0; origin = Point(x: 0, y: 0); storage = []; timeOffset = 0; duration = 0
             return
         }
         touchDownTime = first.t
         origin = first.point
+        if let end = NormalizedTouch.inPlaceDuration(raw) {
+            storage = raw; timeOffset = first.t; duration = end
+            return
+        }
         var out: [TouchSample] = []
         out.reserveCapacity(raw.count)
         var last = 0.0
@@ -93,16 +106,52 @@ struct NormalizedTouch {
         if let end = out.last, !(out.count > 1 && end.phase.isTerminal) {
             out.append(TouchSample(t: end.t, x: end.x, y: end.y, phase: .cancelled))
         }
-        samples = out
+        storage = out; timeOffset = 0; duration = out.last?.t ?? 0
     }
 
-    /// Seconds from touch-down to the terminal sample.
-    var duration: Double { samples.last?.t ?? 0 }
+    /// The duration when `raw` needs no repair (the touch-down's phase aside, which is never
+    /// read): at least two samples, times since touch-down finite and never decreasing, the last
+    /// sample the only terminal one after the touch-down. Nil otherwise.
+    private static func inPlaceDuration(_ raw: [TouchSample]) -> Double? {
+        guard raw.count >= 2 else { return nil }
+        let t0 = raw[0].t
+        var last = 0.0
+        for i in 1..<raw.count {
+            let s = raw[i]
+            let t = s.t - t0
+            guard t.isFinite, t >= last, s.phase.isTerminal == (i == raw.count - 1) else { return nil }
+            last = t
+        }
+        return last
+    }
+
+    /// The number of samples, the touch-down and the terminal one included.
+    var count: Int { storage.count }
+
+    /// The samples after the touch-down, in order, with times in seconds since touch-down.
+    var afterTouchDown: AfterTouchDown { AfterTouchDown(storage: storage, timeOffset: timeOffset) }
+
+    /// `afterTouchDown`'s sequence.
+    struct AfterTouchDown: Sequence, IteratorProtocol {
+        fileprivate let storage: [TouchSample]
+        fileprivate let timeOffset: Double
+        private var index = 1
+        fileprivate init(storage: [TouchSample], timeOffset: Double) {
+            self.storage = storage; self.timeOffset = timeOffset
+        }
+        mutating func next() -> TouchSample? {
+            guard index < storage.count else { return nil }
+            var s = storage[index]
+            index += 1
+            s.t -= timeOffset
+            return s
+        }
+    }
 
     /// The largest Euclidean distance of any sample from the touch-down point, in points.
     var maxTravel: Double {
         var m = 0.0
-        for s in samples {
+        for s in storage {
             let d = ((s.x - origin.x) * (s.x - origin.x) + (s.y - origin.y) * (s.y - origin.y)).squareRoot()
             if d > m { m = d }
         }

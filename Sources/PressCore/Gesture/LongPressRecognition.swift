@@ -75,11 +75,10 @@ public enum LongPressRecognition {
     }
 
     static func trace(_ touch: NormalizedTouch, gesture: LongPressGesture) -> LongPressTrace {
-        let samples = touch.samples
         var states: [TimedLongPressState] = []
-        states.reserveCapacity(samples.count + 2)  // possible, began, one per later sample, a last state
+        states.reserveCapacity(touch.count + 2)  // possible, began, one per later sample, a last state
         states.append(TimedLongPressState(time: 0, state: .possible))
-        guard samples.count >= 2 else {
+        guard touch.count >= 2 else {
             states.append(TimedLongPressState(time: 0, state: .failed))
             return LongPressTrace(states: states, ending: .failedByCancel, endTime: 0, beganTime: nil)
         }
@@ -98,7 +97,7 @@ public enum LongPressRecognition {
             return LongPressTrace(states: states, ending: ending, endTime: t, beganTime: beganTime)
         }
 
-        for s in samples.dropFirst() {
+        for s in touch.afterTouchDown {
             if beganTime == nil {
                 if s.t >= minimum - GestureConventions.timeTolerance {
                     beganTime = minimum
@@ -137,7 +136,7 @@ public enum LongPressRecognition {
             }
         }
         // Unreachable: a normalized touch ends with a terminal sample.
-        let end = samples.last?.t ?? 0
+        let end = touch.duration
         return beganTime == nil ? finish(.failed, .failedByCancel, end) : finish(.cancelled, .cancelled, end)
     }
 }
