@@ -45,6 +45,20 @@ private let shared: Result<String, Error> = Result {
         #expect(r.terminal.contains("──"), "\(command) printed a table")
     }
 
+    /// The note under compare's table explains MDE only when the MDE column is shown: at 100
+    /// columns it is left out (the terminal says so), with --wide it is there.
+    @Test func compareExplainsMDEOnlyWhenItShowsTheColumn() throws {
+        let db = try shared.get()
+        let narrow = try PseudoTerminal.run(Binary.url, ["compare", "A", "B", "--db", db], columns: 100, environment: ["NO_COLOR": "1"])
+        let leftOut = try #require(narrow.terminal.range(of: "Not shown, to fit 100 columns:"))
+        #expect(narrow.terminal[leftOut.upperBound...].prefix(60).contains("mde"), "\(narrow.terminal)")
+        #expect(!narrow.terminal.contains("MDE:"))
+        let wide = try PseudoTerminal.run(Binary.url, ["compare", "A", "B", "--db", db, "--wide"], columns: 100,
+                                          environment: ["NO_COLOR": "1"])
+        #expect(wide.terminal.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+                .contains("MDE: the difference this comparison detects"))
+    }
+
     @Test func theDemoFitsA100ColumnTerminal() throws {
         let db = try Binary.temporaryDirectory().appendingPathComponent("d.sqlite").path
         let r = try PseudoTerminal.run(Binary.url, ["demo", "--sessions", "2000", "--db", db], columns: 100,

@@ -134,8 +134,9 @@ struct ComparisonRenderer {
     }
 
     /// What the table's numbers mean for this report's unit and inference, saying only what the
-    /// metrics shown need (a comparison of `cancel_rate` alone says nothing of latencies).
-    var footnote: String {
+    /// metrics shown need (a comparison of `cancel_rate` alone says nothing of latencies), and
+    /// what MDE means only when `showsMDE` (the terminal may leave that column out to fit).
+    func footnote(showsMDE: Bool = true) -> String {
         let metrics = report.rows.map(\.metric)
         let rates = metrics.contains { $0.isRate }, latencies = metrics.contains { !$0.isRate }
         func percentile(_ p: Double) -> Bool {
@@ -144,7 +145,7 @@ struct ComparisonRenderer {
         var sentences: [String] = []
         sentences.append([rates ? "Rates in %, their differences in percentage points (pp)" : nil,
                           latencies ? "latencies in ms" : nil].compactMap { $0 }.joined(separator: "; ") + ".")
-        sentences.append("MDE: the difference this comparison detects with 80 % power at α.")
+        if showsMDE { sentences.append("MDE: the difference this comparison detects with 80 % power at α.") }
         if metrics == [.tapRate] { sentences.append("Higher is better for tap_rate.") }
         else if metrics.contains(.tapRate) { sentences.append("Lower is better for every metric but tap_rate.") }
         else { sentences.append("Lower is better for every metric shown.") }
@@ -312,7 +313,8 @@ struct ComparisonRenderer {
         rows = rows.map { row in var r = row; r[r.count - 1].full = Self.shortTest(r[r.count - 1].full); return r }
         let table = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
         out += table.render(rows)
-        return out + "\n" + TerminalTable.wrap(footnote, width: width ?? HelpRow.width)
+        let showsMDE = table.shown.contains { columns[$0].name == "mde" }
+        return out + "\n" + TerminalTable.wrap(footnote(showsMDE: showsMDE), width: width ?? HelpRow.width)
     }
 
     func html() -> String {
@@ -353,7 +355,7 @@ struct ComparisonRenderer {
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: kept.map { columns[$0].alignsRight ? .numeric(columns[$0].header) : .text(columns[$0].header) },
                              rows: rows.map { row in kept.map { row[$0].full.replacingOccurrences(of: " (", with: "\n(") } }))
-        page.paragraph(footnote
+        page.paragraph(footnote()
             + (kept.count < columns.count ? " Unadjusted p-values are in the CSV, JSON and Markdown forms." : ""))
         return page.render()
     }
