@@ -283,6 +283,8 @@ private let large: Result<(log: URL, db: String), Error> = Result {
                 == ["Pick:", "alpha|beta|gamma|", "delta|epsilon."])
         #expect(HelpRow.wrap("one two three", width: 7) == ["one two", "three"])
         #expect(HelpRow.wrap("abcdefghijkl", width: 5) == ["abcdefghijkl"])
+        // A bar just past the width stays with the next piece: "ab|cd|" would be 6 of 5.
+        #expect(HelpRow.wrap("ab|cd|ef", width: 5) == ["ab|", "cd|ef"])
     }
 
     /// A table row is wrapped in its text column, a command example is kept whole, prose is

@@ -313,12 +313,13 @@ enum HelpRow {
         while i < word.endIndex {
             count += 1
             let next = word.index(after: i)
-            if word[i] == "|" || word[i] == "," || word[i] == ":" { lastBreak = next }
+            // Cut at the last break before this character, so the piece is at most `width` long.
             if count > width, let b = lastBreak, b > start {
                 out.append(word[start..<b])
                 start = b; lastBreak = nil
                 count = word.distance(from: start, to: next)
             }
+            if word[i] == "|" || word[i] == "," || word[i] == ":" { lastBreak = next }
             i = next
         }
         out.append(word[start...])
