@@ -136,13 +136,21 @@ public enum Replay {
     /// - Throws: `AnimationParameterError` (see `trace(_:frame:…)`).
     public static func trace(_ classification: PressClassification, resolved: ResolvedPressAnimation,
                              display: Display = Display()) throws(AnimationParameterError) -> ReplayTrace {
-        let c = classification
+        let (timeline, visual) = try shown(classification, resolved: resolved, display: display)
+        return ReplayTrace(classification: classification, timeline: timeline, visual: visual, display: display)
+    }
+
+    /// The scale on screen for a classification's press and release instants through `resolved`,
+    /// and what `display` shows of it: the second half of `trace` and `session`.
+    /// - Throws: `AnimationParameterError` (see `trace(_:frame:…)`).
+    private static func shown(_ c: PressClassification, resolved: ResolvedPressAnimation,
+                              display: Display) throws(AnimationParameterError) -> (ScaleTimeline, VisualMetrics) {
         // Classification times are seconds since touch-down, so the timeline starts at 0.
         let timeline = try ScaleTimeline(resolved: resolved, events: c.scaleEvents)
         let visual = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width,
                                        height: c.frame.height, refreshRate: display.refreshRate,
                                        density: display.density)
-        return ReplayTrace(classification: c, timeline: timeline, visual: visual, display: display)
+        return (timeline, visual)
     }
 
     /// Replays one session under `configuration`: `trace(…).result`.
@@ -159,10 +167,7 @@ public enum Replay {
         // `trace(…).result` without keeping the trace: nothing is copied into one.
         let c = PressClassifier.classify(samples, frame: frame, container: container,
                                          scrollAxis: scrollAxis, configuration: configuration)
-        let timeline = try ScaleTimeline(resolved: configuration.resolvedAnimation, events: c.scaleEvents)
-        let visual = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width,
-                                       height: c.frame.height, refreshRate: display.refreshRate,
-                                       density: display.density)
+        let (_, visual) = try shown(c, resolved: configuration.resolvedAnimation, display: display)
         return result(c, visual)
     }
 
