@@ -213,12 +213,7 @@ final class SummaryCellsWriter {
     /// Whether no two rows of `rows` are the same session and version. Checked without hashing
     /// when the session ids rise strictly (replay and ingest write in `sessions.id` order).
     static func areDistinct(_ rows: ArraySlice<ResultRow>) -> Bool {
-        var last = Int64.min, rising = true
-        for r in rows {
-            guard r.sessionID > last else { rising = false; break }
-            last = r.sessionID
-        }
-        if rising { return true }
+        if idsRise(rows) { return true }
         var seen = Set<RowKey>()
         return rows.allSatisfy { seen.insert(RowKey(sessionID: $0.sessionID, configVersion: $0.configVersion)).inserted }
     }
@@ -288,17 +283,16 @@ final class SummaryCellsWriter {
 
     /// A batch's read-back: for each of `rows` rows (`?(2j+1)` session id, `?(2j+2)` version, the
     /// row's position `j` in column 0), whether its session is stored (column 1), the session's
-    /// report keys, and the stored result under that version if any (`r.rowid` NULL when none):
-    /// the result columns a cell counts (`resultColumns`), then the two it does not, so that the
-    /// upsert's `WHERE … IS NOT` can be repeated here (`storedIsSame`). One statement for the
-    /// batch where `readBackSQL` took one per row: 8,200 instructions a row in SQLite's statement
-    /// start and end alone (callgrind, `replay --as`, 20,000 sessions).
+    /// report keys, and the stored result under that version if any (`r.rowid` NULL when none),
+    /// in the columns a cell counts (`resultColumns`). One statement for the batch where
+    /// `readBackSQL` took one per row: 8,200 instructions a row in SQLite's statement start and
+    /// end alone (callgrind, `replay --as`, 20,000 sessions).
     static func readBackSQL(rows: Int) -> String {
         let keys = (0..<rows).map { "(\($0), ?\(2 * $0 + 1), ?\(2 * $0 + 2))" }.joined(separator: ", ")
         return """
             WITH k(j, id, version) AS (VALUES \(keys))
             SELECT k.j, s.id IS NOT NULL, \(SummaryCells.sessionAttributes.map { "s.\($0.key)" }.joined(separator: ", ")),
-                r.rowid, r.config, r.counterfactual, \(resultColumns), r.duration_ms, r.press_depth
+                r.rowid, r.config, r.counterfactual, \(resultColumns)
             FROM k LEFT JOIN main.sessions AS s ON s.id = k.id
                 LEFT JOIN main.results AS r ON r.session_id = k.id AND r.config_version = k.version
             """
@@ -306,44 +300,26 @@ final class SummaryCellsWriter {
 
     /// `readBackSQL(rows: Store.resultsPerStatement)`, prepared once.
     private var batchReadBack: Statement?
-    /// Batches whose changed-row count differed from what their read-back predicted; each sends
-    /// the commit to a rebuild of the cells (`flush`). Tests read it: it stays 0.
-    private(set) var mispredictedBatches = 0
-    /// The cells must be built again from the rows at the next `flush` (`mispredictedBatches`).
-    private var needsRebuild = false
-
-    /// Whether the stored row (`r.config` … `r.press_depth` of `readBackSQL(rows:)` from column
-    /// `first`) is what the upsert of `r` would write, as its `WHERE (…) IS NOT (excluded.…)`
-    /// compares them: text byte for byte (SQLite's BINARY collation), numbers by value, a NaN
-    /// as the NULL SQLite stores for it.
-    static func storedIsSame(_ s: Statement, from first: Int32, as r: ResultRow) -> Bool {
-        func same(_ i: Int32, _ text: String?) -> Bool {
-            guard let text else { return s.isNull(i) }
-            guard !s.isNull(i) else { return false }
-            return s.text(i).utf8.elementsEqual(text.utf8)
-        }
-        func same(_ i: Int32, _ value: Double?) -> Bool {
-            guard let value, !value.isNaN else { return s.isNull(i) }
-            return !s.isNull(i) && s.double(i) == value
-        }
-        let x = r.result
-        func same(_ i: Int32, _ flag: Bool) -> Bool { !s.isNull(i) && s.double(i) == (flag ? 1 : 0) }
-        return same(first, r.config) && same(first + 1, r.counterfactual)
-            && same(first + 2, x.outcome.rawValue) && same(first + 3, x.cancelReason?.rawValue)
-            && same(first + 4, x.actionFired)
-            && same(first + 5, x.feedbackLatencyMs) && same(first + 6, x.actionLatencyMs)
-            && same(first + 7, x.maxTravelPt) && same(first + 8, x.releaseJumpPt)
-            && same(first + 9, x.durationMs) && same(first + 10, x.pressDepth)
-    }
 
     /// Writes the result rows `rows` with `upsert` (one statement writing them all, in order),
-    /// counting them as `write(_:in:_:)` counts each: the stored rows are read back in one
-    /// statement first (`readBackSQL(rows:)`), so that a replaced row is subtracted and a row
-    /// left alone (the same values: `storedIsSame`) is not counted twice. The rows the upsert
-    /// changed (`Database.changes`) must be those the read-back predicts; if they are not, the
-    /// commit rebuilds the cells from the rows instead (`mispredictedBatches`).
+    /// counting them as `write(_:in:_:)` counts each. The stored rows are read back in one
+    /// statement first (`readBackSQL(rows:)`): a replaced row's old values are gone once the
+    /// upsert has run. Then, from what is known for certain rather than from a guess at which
+    /// rows the upsert's `WHERE … IS NOT` leaves alone:
+    /// - a row with none stored is inserted (no two rows of the batch share a key): counted;
+    /// - a stored row whose cell and counted values (`countsAsStored`) are the new row's leaves
+    ///   every cell as it is, whether SQLite rewrote it or left it alone: nothing to count;
+    /// - any other stored row is replaced: its old values subtracted, the new ones added;
+    /// - the rows updated, whose trigger firings are pressdb's own, are `sqlite3_changes` (the
+    ///   rows inserted or updated) less those inserted.
+    ///
+    /// Asking SQLite which rows it wrote (`RETURNING session_id, config_version`) cost 5,900 to
+    /// 8,900 instructions a returned row (callgrind, `replay --as`, 20,000 sessions;
+    /// docs/benchmarks.md) and is not needed: a row's cells do not depend on whether it was
+    /// rewritten with the same values.
     /// - Precondition: no two rows are the same session and version (`areDistinct`), and
     ///   `rows.count == Store.resultsPerStatement`.
+    /// - Throws: `DatabaseError`.
     func write(batch rows: ArraySlice<ResultRow>, in db: Database, _ upsert: () throws -> Void) throws {
         let n = rows.count
         let old: Statement
@@ -357,52 +333,74 @@ final class SummaryCellsWriter {
             old.bind(Int32(2 * j + 2), r.configVersion)
         }
         let k = Int32(SummaryCells.sessionAttributes.count)
-        // Per row: the session's keys (nil: no such session, in no report), and the replaced
-        // row's configuration, flag and result (nil: a new row; the same values: left alone).
+        // Per row: the session's keys (nil: no such session, in no report), whether a row is
+        // stored under its version, and the stored row's configuration, flag and result when
+        // they count otherwise than the new row's (nil: none stored, or counted the same).
         var keys = [[String?]?](repeating: nil, count: n)
+        var isStored = [Bool](repeating: false, count: n)
         var replaced = [(config: String, counterfactual: Bool, result: SessionResult)?](repeating: nil, count: n)
-        var changed = [Bool](repeating: true, count: n)
-        var expected = 0
+        var inserted = 0
         while try old.step() {
             let j = old.int(0)
-            let r = rows[first + j]
             if old.int(1) != 0 { keys[j] = (0..<k).map { old.optionalText(2 + $0) } }
             let row = 2 + k
             if old.isNull(row) {
-                expected += 1
-            } else if Self.storedIsSame(old, from: row + 1, as: r) {
-                changed[j] = false
+                inserted += 1
             } else {
-                replaced[j] = (old.text(row + 1), old.int(row + 2) != 0, Self.result(old, from: row + 3))
-                expected += 1
+                isStored[j] = true
+                let r = rows[first + j]
+                if !Self.countsAsStored(old, from: row + 1, r) {
+                    replaced[j] = (old.text(row + 1), old.int(row + 2) != 0, Self.result(old, from: row + 3))
+                }
             }
         }
         old.reset()
         try upsert()
-        if db.changes != expected {
-            mispredictedBatches += 1
-            needsRebuild = true
-        }
+        insertedRows += inserted
+        ownTriggerFirings += db.changes - inserted
         for (j, r) in rows.enumerated() {
             if var new = newSessions[r.sessionID], !new.versions.contains(r.configVersion) {
                 new.versions.append(r.configVersion)
                 newSessions[r.sessionID] = new
             }
-            guard changed[j] else { continue }
-            if let previous = replaced[j] {
-                ownTriggerFirings += 1
-                if let keys = keys[j] {
-                    remove(SummaryCellKey(config: previous.config, configVersion: r.configVersion,
-                                          counterfactual: previous.counterfactual, attributes: keys), previous.result)
-                }
-            } else {
-                insertedRows += 1
+            guard let keys = keys[j] else { continue }  // a result of no stored session is in no report
+            if isStored[j] {
+                guard let previous = replaced[j] else { continue }
+                remove(SummaryCellKey(config: previous.config, configVersion: r.configVersion,
+                                      counterfactual: previous.counterfactual, attributes: keys), previous.result)
             }
-            if let keys = keys[j] {
-                add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual,
-                                   attributes: keys), r.result)
-            }
+            add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual,
+                               attributes: keys), r.result)
         }
+    }
+
+    /// Whether the stored row (`r.config`, `r.counterfactual`, then `resultColumns`, from
+    /// column `first` of `readBackSQL(rows:)`) is in the cell `r` is in and counts there as `r`
+    /// does: the same configuration and flag, and the same values of every field a cell counts
+    /// (`result(_:from:)`: what a rebuild reads; a NaN, stored as NULL, never counts as the same).
+    static func countsAsStored(_ s: Statement, from first: Int32, _ r: ResultRow) -> Bool {
+        guard text(of: s, first, equals: r.config), (s.int(first + 1) != 0) == r.counterfactual else { return false }
+        var counted = r.result
+        counted.durationMs = 0
+        counted.pressDepth = 0
+        return result(s, from: first + 2) == counted
+    }
+
+    /// Whether the session ids of `rows` rise strictly (then no two are the same).
+    static func idsRise(_ rows: ArraySlice<ResultRow>) -> Bool {
+        var last = Int64.min
+        for r in rows {
+            guard r.sessionID > last else { return false }
+            last = r.sessionID
+        }
+        return true
+    }
+
+    /// Whether column `i` of `s` is the text `text`, byte for byte (no `String` made).
+    static func text(of s: Statement, _ i: Int32, equals text: String) -> Bool {
+        guard let p = sqlite3_column_text(s.handle, i) else { return false }
+        let bytes = UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(s.handle, i)))
+        return bytes.elementsEqual(text.utf8)
     }
 
     /// Deletes the `results` rows matching `condition` (SQL over `r`, with `values` bound),
@@ -431,7 +429,7 @@ final class SummaryCellsWriter {
     /// Drops the transaction's changes (it was rolled back).
     func discard() {
         added.removeAll(); removed.removeAll(); newSessions.removeAll()
-        insertedRows = 0; deletedRows = 0; ownTriggerFirings = 0; needsRebuild = false
+        insertedRows = 0; deletedRows = 0; ownTriggerFirings = 0
     }
 
     /// Writes the changes to the cells, bins and `summary_state` (with `recordingState`), then
@@ -440,10 +438,6 @@ final class SummaryCellsWriter {
     func flush(_ db: Database, recordingState: Bool = true) throws {
         defer { discard() }
         newSessions.removeAll()
-        if needsRebuild, recordingState {
-            discard()
-            return try SummaryCells.rebuild(db)
-        }
         guard !isEmpty else { return }
         let n = SummaryCells.sessionAttributes.count
         let keyColumns = ["config", "config_version", "counterfactual"] + SummaryCells.sessionAttributes.map(\.key)
