@@ -55,11 +55,12 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 7: migrations/0007_sessions_without_variant_index.sql (issue 20) drops
-        // sessions_by_variant, after 0006_summary_cells.sql (issue 20) the maintained summary
+        // Version 8: migrations/0008_results_without_config_index.sql (issue 20) drops
+        // results_by_config, after 0007_sessions_without_variant_index.sql (issue 20)
+        // sessions_by_variant, 0006_summary_cells.sql (issue 20) the maintained summary
         // cells, 0005_touch_down_point.sql (issue 21) sessions.x0 and y0 and 0004_sweeps.sql
         // (issue 18) the sweeps table.
-        #expect(try db.userVersion == 7)
+        #expect(try db.userVersion == 8)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
@@ -81,12 +82,32 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             try db.execute("INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('old', 1, 2, 0, 'ended', x'', 'B')")
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 7)
+        #expect(try db.userVersion == 8)
         #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_variant'").scalarInt() == 0)
         #expect(try db.prepare("SELECT session || ':' || variant FROM sessions WHERE variant = 'B'").scalarText() == "old:B")
         #expect(try db.prepare("PRAGMA page_size").scalarInt() == 4096)
         let fresh = try Schema.open(path: try temporaryDatabasePath())
         #expect(try fresh.prepare("PRAGMA page_size").scalarInt() == 16_384)
+    }
+
+    // Version 8 drops results_by_config and keeps every row of `results`.
+    @Test func version8DropsTheResultsConfigIndexAndKeepsTheRows() throws {
+        let path = try temporaryDatabasePath()
+        do {
+            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(7)))
+            #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'results_by_config'").scalarInt() == 1)
+            try db.execute("""
+                INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('old', 1, 2, 0, 'ended', x'', 'B');
+                INSERT INTO results(session_id, config, config_version, counterfactual, outcome, action_fired, duration_ms,
+                                    max_travel_pt, press_depth, release_jump_pt)
+                VALUES (1, 'spring-press', 'v1', 0, 'tap', 1, 120, 2.5, 0.75, 0.5)
+                """)
+        }
+        let db = try Schema.open(path: path)
+        #expect(try db.userVersion == 8)
+        #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'results_by_config'").scalarInt() == 0)
+        #expect(try db.prepare("SELECT config || ':' || config_version || ':' || outcome || ':' || duration_ms FROM results WHERE session_id = 1")
+            .scalarText() == "spring-press:v1:tap:120.0")
     }
 
     @Test func upgradesAVersion1Database() throws {
@@ -99,7 +120,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 7)
+        #expect(try db.userVersion == 8)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         // Its samples BLOB is empty: no touch-down point to fill in.
         #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
@@ -149,7 +170,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 7) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 8) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
