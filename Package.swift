@@ -21,12 +21,14 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // glibc's libm extensions (`sincos`) that Swift's Glibc module does not declare.
+        .systemLibrary(name: "CLibm", path: "Sources/CLibm"),
         // Build-time tool and plugin that embed migrations/*.sql and reports/*.sql into the binary.
         .executableTarget(name: "EmbedSQLTool"),
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
 
         // The pure model: touches, springs, curves, timeline, gesture rules, classification, latency.
-        .target(name: "PressCore"),
+        .target(name: "PressCore", dependencies: ["CLibm"]),
         // Log formats: NDJSON, CSV, getevent, evemu, evtest, libinput record, layouts → records.
         .target(name: "PressFormats", dependencies: ["PressCore", "CYAML"]),
         // Statistics: intervals, tests, distributions (PressCore for its seeded SplitMix64, which

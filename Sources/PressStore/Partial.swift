@@ -36,7 +36,7 @@ public struct AggregatedSession: Sendable {
 
 /// Sessions, event counts and latency histograms of a set of sessions: one report group's cell
 /// of a partial, or one user's in one arm. Every field adds up over disjoint sets of sessions.
-public struct SessionTally: Sendable, Equatable {
+public struct SessionTally: Sendable, Hashable {
     public var sessions = 0
     /// Sessions with each event, per `SessionEvent.allCases`.
     public var events = [Int](repeating: 0, count: SessionEvent.allCases.count)
@@ -63,6 +63,19 @@ public struct SessionTally: Sendable, Equatable {
         addFigures(r.feedbackLatencyMs, r.actionLatencyMs, r.releaseJumpPt)
     }
 
+    /// Adds one result whose outcome events are given as a mask: bit i set when
+    /// `SessionEvent.outcomeEvents[i]` occurs (`ResultEventTable.mask`: the `result_events`
+    /// view's own answer; those events come first in `allCases`). The signals that need the
+    /// user's other presses or the press's travel are not counted (the sweep does not show them).
+    public mutating func add(_ r: SessionResult, outcomeEvents mask: UInt8) {
+        var m = mask, i = 0
+        while m != 0 {
+            if m & 1 != 0 { events[i] += 1 }
+            m >>= 1; i += 1
+        }
+        addFigures(r.feedbackLatencyMs, r.actionLatencyMs, r.releaseJumpPt)
+    }
+
     /// One session more, with these latencies (ms, nil: none) and release jump (pt).
     private mutating func addFigures(_ feedback: Double?, _ action: Double?, _ jump: Double) {
         sessions += 1
@@ -81,6 +94,18 @@ public struct SessionTally: Sendable, Equatable {
 
     /// The sessions with `event`.
     public func count(_ event: SessionEvent) -> Int { events[SessionEvent.allCases.firstIndex(of: event)!] }
+
+    /// The share of the sessions with `event`; nil without sessions.
+    public func rate(_ event: SessionEvent) -> Double? { sessions == 0 ? nil : Double(count(event)) / Double(sessions) }
+
+    /// The f-quantile of the values counted in `h` (value → occurrences), exactly as the report
+    /// function `percentile(x, f)` gives it over the values themselves: `Percentile.type7` in its
+    /// histogram form. Nil without values.
+    public static func percentile(_ f: Double, of h: [Double: Int]) -> Double? {
+        guard !h.isEmpty else { return nil }
+        let (values, counts) = sorted(h)
+        return Percentile.type7(f, sortedValues: values, counts: counts)
+    }
 
     /// A latency histogram as ascending values and their counts.
     public static func sorted(_ h: [Double: Int]) -> (values: [Double], counts: [Int]) {

@@ -55,30 +55,33 @@ extension Partial {
 
     /// One row of the summary, as reports/summary.sql computes it from the group's sessions.
     static func summaryRow(group: String?, arm: String?, _ t: SessionTally) -> [SQLValue] {
+        [group.map(SQLValue.text) ?? .null, arm.map(SQLValue.text) ?? .null] + summaryValues(t)
+    }
+
+    /// The summary's columns after `grp` and `variant` (`summaryColumns.dropFirst(2)`) for the
+    /// sessions counted in `t`, as reports/summary.sql computes them over those sessions; over
+    /// none, what SQL gives over no rows: a count of 0 and NULL for every sum, average,
+    /// percentile and maximum (the sweep's point whose every replay failed).
+    public static func summaryValues(_ t: SessionTally) -> [SQLValue] {
         let n = t.sessions
-        func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
         func real(_ d: Double?) -> SQLValue { d.map(SQLValue.real) ?? .null }
-        // avg() of a 0/1 column: SQLite sums the integers exactly and divides by the count.
-        func rate(_ k: Int) -> SQLValue { .real(Double(k) / Double(n)) }
+        // sum() over no rows is NULL; over rows, SQLite sums the integers exactly.
+        func sum(_ k: Int) -> SQLValue { n == 0 ? .null : .integer(Int64(k)) }
+        // avg() of a 0/1 column: that sum divided by the count.
         func wilson(_ k: Int) -> [SQLValue] {
             let ci = wilsonInterval(successes: Double(k), trials: Double(n))
-            return [rate(k), real(ci?.low), real(ci?.high)]
+            return [real(n == 0 ? nil : Double(k) / Double(n)), real(ci?.low), real(ci?.high)]
         }
-        func percentile(_ h: [Double: Int], _ p: Double) -> SQLValue {
-            guard !h.isEmpty else { return .null }
-            let (values, counts) = SessionTally.sorted(h)
-            return .real(Percentile.type7(p, sortedValues: values, counts: counts))
-        }
+        let feedback = t.feedbackLatencyMs, action = t.actionLatencyMs
         let taps = t.count(.tap), cancels = t.count(.cancel), aborts = t.count(.scrollAbort)
-        let seen = t.feedbackLatencyMs.values.reduce(0, +)
-        let over = t.feedbackLatencyMs.reduce(0) { $0 + ($1.key > 100 ? $1.value : 0) }
-        return [text(group), text(arm), .integer(Int64(n)), .integer(Int64(taps)), .integer(Int64(cancels)),
-                .integer(Int64(aborts))]
+        let seen = feedback.values.reduce(0, +)
+        let over = feedback.reduce(0) { $0 + ($1.key > 100 ? $1.value : 0) }
+        return [.integer(Int64(n)), sum(taps), sum(cancels), sum(aborts)]
             + wilson(taps) + wilson(cancels) + wilson(aborts)
-            + [.integer(Int64(t.count(.falseAction))), .integer(Int64(t.count(.unseenPress))),
-               percentile(t.feedbackLatencyMs, 0.50), percentile(t.feedbackLatencyMs, 0.90),
-               percentile(t.feedbackLatencyMs, 0.99), seen == 0 ? .null : .real(Double(over) / Double(seen)),
-               percentile(t.actionLatencyMs, 0.50), percentile(t.actionLatencyMs, 0.90),
-               .real(t.releaseJumpPtMax)]
+            + [sum(t.count(.falseAction)), sum(t.count(.unseenPress)),
+               real(SessionTally.percentile(0.50, of: feedback)), real(SessionTally.percentile(0.90, of: feedback)),
+               real(SessionTally.percentile(0.99, of: feedback)), seen == 0 ? .null : .real(Double(over) / Double(seen)),
+               real(SessionTally.percentile(0.50, of: action)), real(SessionTally.percentile(0.90, of: action)),
+               real(n == 0 ? nil : t.releaseJumpPtMax)]
     }
 }

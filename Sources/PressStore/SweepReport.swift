@@ -118,8 +118,8 @@ public struct SweepReport: Sendable {
     static let pairedMeans = ["feedback_mean_ms", "action_mean_ms"]
     static let percentileDifferences = ["feedback_p90_ms", "release_jump_p90_pt"]
 
-    /// The summary report's column names after grp and variant (`SummaryAggregate.columns`).
-    public static let summaryNames = SummaryAggregate().columns.map(\.name)
+    /// The summary report's column names after grp and variant (`Partial.summaryValues`).
+    public static let summaryNames = Array(Partial.summaryColumns.dropFirst(2))
 
     /// Every metric column of a row, in order.
     public static let metricNames: [String] = summaryNames + extraNames
@@ -193,12 +193,12 @@ public struct SweepReport: Sendable {
 
     /// One point's metric columns.
     static func metrics(_ a: SweepPointAggregate, base: SweepPointAggregate, isBase: Bool) -> [SweepColumn] {
-        var out = a.summary.columns.map { SweepColumn(name: $0.name, value: $0.value) }
+        var out = zip(summaryNames, Partial.summaryValues(a.summary)).map { SweepColumn(name: $0, value: $1) }
         func real(_ x: Double?) -> SQLValue { x.map { $0.isFinite ? SQLValue.real($0) : .null } ?? .null }
         let s = a.summary
         out.append(SweepColumn(name: "unseen_rate", value: real(s.rate(.unseenPress))))
         out.append(SweepColumn(name: "false_action_rate", value: real(s.rate(.falseAction))))
-        out.append(SweepColumn(name: "release_jump_p90_pt", value: real(s.releaseJump.percentile(0.9))))
+        out.append(SweepColumn(name: "release_jump_p90_pt", value: real(SessionTally.percentile(0.9, of: a.releaseJumpPt))))
         let inference = NormalInference.fixedHorizon(alpha: alpha)
         func paired(_ name: String, _ sums: PairedRatioSummary) {
             let test = isBase ? nil : try? DeltaMethodZTest(paired: sums, inference: inference)
@@ -210,8 +210,8 @@ public struct SweepReport: Sendable {
         for (name, event) in pairedRates { paired(name, a.paired(event)) }
         paired("feedback_mean_ms", a.feedbackLatency)
         paired("action_mean_ms", a.actionLatency)
-        let p90 = { (x: SweepPointAggregate) in x.summary.feedbackLatency.percentile(0.9) }
-        let jump = { (x: SweepPointAggregate) in x.summary.releaseJump.percentile(0.9) }
+        let p90 = { (x: SweepPointAggregate) in SessionTally.percentile(0.9, of: x.summary.feedbackLatencyMs) }
+        let jump = { (x: SweepPointAggregate) in SessionTally.percentile(0.9, of: x.releaseJumpPt) }
         for (name, f) in [("feedback_p90_ms", p90), ("release_jump_p90_pt", jump)] {
             let d: Double? = isBase ? nil : f(a).flatMap { x in f(base).map { x - $0 } }
             out.append(SweepColumn(name: name + "_diff", value: real(d)))

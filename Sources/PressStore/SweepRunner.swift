@@ -1,8 +1,10 @@
 // `pressdb sweep`'s engine: the selected sessions are read from the database once and each is
 // replayed under the base configuration and every point of the sweep; nothing per session is
 // stored. Each worker thread counts its share of the sessions into per-point aggregates — the
-// summary report's sufficient statistics (`SummaryAggregate`) and, against the base, the per-unit
-// sums of the paired tests (`PairedRatioSummary`) — and the shares are added at the end.
+// summary report's sufficient statistics (`SessionTally`, as partials count them) and, against
+// the base, the per-unit sums of the paired tests (`PairedRatioSummary`) — and the shares are
+// added up: the paired sums batch by batch in the order read (`SweepPairedSums`), the rest at
+// the end.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,8 +68,12 @@ public enum SweepError: Error, CustomStringConvertible, Sendable {
 
 /// One configuration's counts over the sweep's sessions, and its paired sums against the base.
 public struct SweepPointAggregate: Sendable, Hashable {
-    /// The summary report's sufficient statistics over the sessions replayed under it.
-    public var summary = SummaryAggregate()
+    /// The summary report's sufficient statistics over the sessions replayed under it (its
+    /// columns: `Partial.summaryValues`), without the frustration signals.
+    public var summary = SessionTally()
+    /// Every release jump (pt) of those sessions by value, for the 90th percentile the sweep
+    /// shows (the summary keeps only the largest).
+    public var releaseJumpPt: [Double: Int] = [:]
     /// Sessions whose replay failed under it (left out of `summary` and of the pairs).
     public var failures = 0
     /// Sessions replayed under both it and the base.
@@ -88,7 +94,8 @@ public struct SweepPointAggregate: Sendable, Hashable {
 
     public static func + (a: SweepPointAggregate, b: SweepPointAggregate) -> SweepPointAggregate {
         var out = a
-        out.summary = a.summary + b.summary
+        out.summary += b.summary
+        out.releaseJumpPt.merge(b.releaseJumpPt, uniquingKeysWith: +)
         out.failures += b.failures
         out.pairs += b.pairs
         for i in out.events.indices { out.events[i] += b.events[i] }
@@ -177,11 +184,13 @@ public final class SweepRunner {
         let queue = BlockingQueue<SweepBatch>(capacity: 2 * options.jobs)
         let finished = BlockingQueue<SweepWorker>(capacity: Int.max)
         let done = SweepCounter()
+        let paired = SweepPairedSums(points: plan.configurations.count)
         for _ in 0..<options.jobs {
             let worker = SweepWorker(plan: plan)
             ThreadWork {
                 while let batch = queue.pop() {
                     worker.process(batch)
+                    paired.deliver(batch.index, worker.takePairedSums())
                     let n = done.add(batch.sessions.count)
                     self.options.progress?(n, total)
                 }
@@ -208,7 +217,7 @@ public final class SweepRunner {
                     if batch.sessions.count >= options.batchSize {
                         if let stop = options.shouldStop, stop() { stopped = true; break }
                         queue.push(batch)
-                        batch = SweepBatch()
+                        batch = SweepBatch(index: batch.index + 1)
                     }
                     batch.unitStarts.append(batch.sessions.count)
                     units += 1
@@ -223,9 +232,10 @@ public final class SweepRunner {
 
         var merged = workers[0].state
         for w in workers.dropFirst() { merged.merge(w.state) }
+        for (i, p) in paired.total.enumerated() { merged.points[i] = merged.points[i] + p }
         return SweepResult(unit: unit, sessions: total, units: units, base: merged.points[0],
                            points: Array(merged.points.dropFirst()),
-                           medianTapDurationMs: merged.baseTapDurations.percentile(0.5),
+                           medianTapDurationMs: SessionTally.percentile(0.5, of: merged.baseTapDurations),
                            failures: merged.failures, stopped: stopped)
     }
 }
@@ -234,9 +244,43 @@ public final class SweepRunner {
 
 /// Sessions handed to a worker: whole units (users, or single sessions).
 struct SweepBatch: Sendable {
+    /// Its place in the order batches are read: 0, 1, 2, …
+    var index = 0
     var sessions: [StoredSession] = []
     /// The index in `sessions` where each unit starts.
     var unitStarts: [Int] = []
+}
+
+/// The sweep's floating-point sums — each point's paired sums — added up batch by batch in the
+/// order the batches were read, whichever worker replayed them, so that a sweep gives the same
+/// digits on every run (the addition of doubles is not associative, and which worker gets which
+/// batch varies). The counts and histograms are whole numbers and add up in any order, so the
+/// workers keep them until the end.
+final class SweepPairedSums: Sendable {
+    private struct State {
+        /// Batches finished ahead of the next one in order.
+        var waiting: [Int: [SweepPointAggregate]] = [:]
+        var next = 0
+        var total: [SweepPointAggregate]
+    }
+    private let state: Mutex<State>
+
+    init(points: Int) { state = Mutex(State(total: Array(repeating: SweepPointAggregate(), count: points))) }
+
+    /// Per configuration (0 = the base), the paired sums of the batches delivered in order so
+    /// far; the other fields of each aggregate are empty.
+    var total: [SweepPointAggregate] { state.withLock { $0.total } }
+
+    /// Batch `index`'s paired sums (`SweepWorker.takePairedSums`).
+    func deliver(_ index: Int, _ sums: [SweepPointAggregate]) {
+        state.withLock { s in
+            s.waiting[index] = sums
+            while let next = s.waiting.removeValue(forKey: s.next) {
+                for i in s.total.indices { s.total[i] = s.total[i] + next[i] }
+                s.next += 1
+            }
+        }
+    }
 }
 
 /// A thread-safe running total.
@@ -300,12 +344,13 @@ struct SweepPlan: @unchecked Sendable {
 struct SweepState {
     /// Index 0: the base; then one per candidate.
     var points: [SweepPointAggregate]
-    var baseTapDurations = ValueHistogram()
+    /// The base's tap durations (ms) by value.
+    var baseTapDurations: [Double: Int] = [:]
     var failures: [(session: String, reason: String)] = []
 
     mutating func merge(_ other: SweepState) {
         for i in points.indices { points[i] = points[i] + other.points[i] }
-        baseTapDurations = baseTapDurations + other.baseTapDurations
+        baseTapDurations.merge(other.baseTapDurations, uniquingKeysWith: +)
         failures += other.failures.prefix(max(0, 20 - failures.count))
     }
 }
@@ -363,10 +408,13 @@ final class SweepWorker: @unchecked Sendable {
             }
         }
         for m in results.indices {
-            if let r = results[m] { state.points[m].summary.add(r, events: masks[m]) }
+            if let r = results[m] {
+                state.points[m].summary.add(r, outcomeEvents: masks[m])
+                state.points[m].releaseJumpPt[r.releaseJumpPt == 0 ? 0 : r.releaseJumpPt, default: 0] += 1
+            }
         }
         guard let a = results[0] else { return }
-        if a.outcome == .tap { state.baseTapDurations.add(a.durationMs) }
+        if a.outcome == .tap { state.baseTapDurations[a.durationMs == 0 ? 0 : a.durationMs, default: 0] += 1 }
         let ma = masks[0]
         let k = Self.eventCount
         unit.withUnsafeMutableBufferPointer { u in
@@ -386,6 +434,18 @@ final class SweepWorker: @unchecked Sendable {
                     u[o + 4 + 2 * k] += 1; u[o + 5 + 2 * k] += xa; u[o + 6 + 2 * k] += xb
                 }
             }
+        }
+    }
+
+    /// The paired sums counted since the last call, each point's in an otherwise empty aggregate;
+    /// they are zero in `state` afterwards.
+    func takePairedSums() -> [SweepPointAggregate] {
+        state.points.indices.map { i in
+            var p = SweepPointAggregate()
+            swap(&p.events, &state.points[i].events)
+            swap(&p.feedbackLatency, &state.points[i].feedbackLatency)
+            swap(&p.actionLatency, &state.points[i].actionLatency)
+            return p
         }
     }
 

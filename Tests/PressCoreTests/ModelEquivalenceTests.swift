@@ -328,6 +328,51 @@ private func same(_ a: Double?, _ b: Double?) -> Bool { a?.bitPattern == b?.bitP
         ]
     }()
 
+    // The bounds themselves, by brute force: every scale on a 0.5 ms grid from t to the next
+    // event lies within `scaleBounds(from: t)`: UIView springs pressed and released in turn
+    // (several additive springs at once), a held spring replaced by a linear release, and linear
+    // curves, additive and hand-added (the bound of a monotonic curve: between its value now and
+    // its end).
+    @Test func boundsHoldOnAFineGrid() throws {
+        let linearHeld = LayerAnimationOptions(key: "shrink", fromValue: 1.3, fillMode: .forwards, isRemovedOnCompletion: false)
+        let animations = [
+            PressConfiguration.springPress.animation,
+            PressConfiguration.expandDelayedClick.animation,
+            PressAnimation(press: .uiViewSpring(duration: 0.6, dampingRatio: 0.2, initialSpringVelocity: -2),
+                           release: .uiViewSpring(duration: 0.6, dampingRatio: 0.2, initialSpringVelocity: -2), pressedScale: 1.05),
+            PressAnimation(press: .uiViewCurve(duration: 0.3, curve: .linear),
+                           release: .caBasic(duration: 0.25, curve: .linear, options: linearHeld), pressedScale: 0.9),
+        ]
+        // Press/release times: a tap, drag exits and entries close together, a press and a release at once.
+        let eventSets: [[TimedScaleEvent]] = [
+            [.init(time: 0, event: .press), .init(time: 0.1, event: .release)],
+            [.init(time: 0, event: .press), .init(time: 0.05, event: .release), .init(time: 0.09, event: .press),
+             .init(time: 0.13, event: .release), .init(time: 0.3, event: .press), .init(time: 0.32, event: .release)],
+            [.init(time: 0, event: .press), .init(time: 0.2, event: .release), .init(time: 0.2, event: .press),
+             .init(time: 0.45, event: .release)],
+        ]
+        var checked = 0
+        for animation in animations {
+            for events in eventSets {
+                let timeline = try ScaleTimeline(animation: animation, events: events)
+                var t = 0.0
+                while t < 1.2 {
+                    if let b = timeline.scaleBounds(from: t) {
+                        var u = t
+                        while u < min(b.until - 1e-8, 1.3) {
+                            let s = timeline.scale(at: u)
+                            #expect(s >= b.lower && s <= b.upper, "\(animation) \(events.count) events: scale(at: \(u)) = \(s) outside \(b) from \(t)")
+                            checked += 1
+                            u += 5e-4
+                        }
+                    }
+                    t += 1.0 / 120
+                }
+            }
+        }
+        #expect(checked > 100_000)
+    }
+
     @Test func stoppedScanGivesEveryFigureOfTheFullScan() throws {
         let displays = [Display(refreshRate: 60, density: 3), Display(refreshRate: 120, density: 3),
                         Display(refreshRate: 120, density: 2)]

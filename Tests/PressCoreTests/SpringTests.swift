@@ -1,5 +1,5 @@
 import Testing
-import PressCore
+@testable import PressCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -258,5 +258,39 @@ import Glibc
         #expect(abs(s.displacementBound(from: 0) - 1.2130613194252668) < 1e-12)
         #expect(abs(s.displacementBound(from: 0.05) - 1.2130613194252668) < 1e-12)
         #expect(abs(s.displacementBound(from: 0.2) - 0.6766764161830634) < 1e-12)
+    }
+}
+
+// `Spring.sinCos` (glibc's `sincos`, one call) must give the bits of `sin` and `cos` called
+// apart, which the spring's evaluation used before: replayed results are compared bit for bit
+// between builds. The reference here is Glibc's own `sin` and `cos`.
+@Suite struct SpringSinCosTests {
+    @Test func sinCosIsSinAndCosBitForBit() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {  // xorshift64: arguments of every size and sign
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return state
+        }
+        var arguments: [Double] = [0, -0.0, 1e-300, .pi / 4, .pi / 2, .pi, 1e22, -1e22, .greatestFiniteMagnitude,
+                                   .leastNonzeroMagnitude, .infinity, -.infinity, .nan]
+        for i in 0..<200_000 {
+            let u = Double(next() >> 11) / 9_007_199_254_740_992  // [0, 1)
+            switch i % 4 {
+            case 0: arguments.append(u * 60)         // a spring's ω_d t over a replay
+            case 1: arguments.append(-u * 1_000)
+            case 2: arguments.append(u * 1e6)
+            default:
+                let x = Double(bitPattern: next())  // any double
+                arguments.append(x)
+            }
+        }
+        var differing = 0
+        for x in arguments {
+            let r = Spring.sinCos(x)
+            if r.sin.bitPattern != sin(x).bitPattern || r.cos.bitPattern != cos(x).bitPattern {
+                if !(x.isNaN || r.sin.isNaN && sin(x).isNaN && r.cos.isNaN && cos(x).isNaN) { differing += 1 }
+            }
+        }
+        #expect(differing == 0)
     }
 }

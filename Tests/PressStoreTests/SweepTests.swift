@@ -57,7 +57,7 @@ import PressStats
     }
 }
 
-@Suite struct SummaryAggregateTests {
+@Suite struct SummaryFromTalliesTests {
     // A hand-made group: 5 sessions. Latencies 50, 50, 100, 200 ms (one unseen press), action
     // latencies 0, 300. Type-7 p50 of [50, 50, 100, 200] is at h = 1.5: 50 + 0.5·50 = 75; p90 at
     // h = 2.7: 100 + 0.7·100 = 170; p99 at h = 2.97: 197. share_over_100ms = 1/4 (only 200 > 100).
@@ -71,11 +71,15 @@ import PressStats
         }
         let results = [r(.tap, 50, 0, fired: true), r(.tap, 50, nil), r(.tap, 100, nil, jump: 2.5),
                        r(.cancel, 200, 300, fired: true, jump: 18), r(.cancel, nil, nil)]
-        var a = SummaryAggregate(), b = SummaryAggregate()
+        var a = SessionTally(), b = SessionTally()
         for (i, x) in results.enumerated() {
-            if i < 2 { a.add(x, events: table.mask(x)) } else { b.add(x, events: table.mask(x)) }
+            if i < 2 { a.add(x, outcomeEvents: table.mask(x)) } else { b.add(x, outcomeEvents: table.mask(x)) }
         }
-        let c = Dictionary(uniqueKeysWithValues: (a + b).columns.map { ($0.name, $0.value) })
+        a += b
+        func columns(_ t: SessionTally) -> [String: SQLValue] {
+            Dictionary(uniqueKeysWithValues: zip(SweepReport.summaryNames, Partial.summaryValues(t)).map { ($0, $1) })
+        }
+        let c = columns(a)
         #expect(c["sessions"] == .integer(5) && c["taps"] == .integer(3) && c["cancels"] == .integer(2) && c["scroll_aborts"] == .integer(0))
         #expect(c["false_actions"] == .integer(1) && c["unseen_presses"] == .integer(1))
         #expect(c["tap_rate"] == .real(0.6))
@@ -88,8 +92,9 @@ import PressStats
         #expect(c["action_p50_ms"] == .real(150) && c["action_p90_ms"] == .real(270))
         #expect(c["release_jump_pt_max"] == .real(18))
         // Nothing counted: NULL where SQL gives NULL over no rows.
-        let empty = Dictionary(uniqueKeysWithValues: SummaryAggregate().columns.map { ($0.name, $0.value) })
+        let empty = columns(SessionTally())
         #expect(empty["sessions"] == .integer(0) && empty["taps"] == .null && empty["tap_rate"] == .null && empty["feedback_p50_ms"] == .null)
+        #expect(empty["tap_rate_low"] == .null && empty["share_over_100ms"] == .null && empty["release_jump_pt_max"] == .null)
     }
 
     // The names and order of the summary report's columns after grp and variant.
@@ -97,7 +102,8 @@ import PressStats
         let (path, _) = try database(SyntheticLogConfiguration(sessions: 50, seed: 2))
         let runner = try ReportRunner(path: path, filter: ReportFilter())
         let summary = try runner.run(try #require(ReportDefinition.builtIn.first { $0.name == "summary" }))
-        #expect(Array(summary.columns.dropFirst(2)) == SummaryAggregate().columns.map(\.name))
+        #expect(Array(summary.columns.dropFirst(2)) == SweepReport.summaryNames)
+        #expect(SweepReport.summaryNames.count == Partial.summaryValues(SessionTally()).count)
     }
 }
 
@@ -158,9 +164,9 @@ import PressStats
             #expect(s.sessions == sessions.count && point.failures == 0 && point.pairs == sessions.count)
             for e in SessionEvent.outcomeEvents { #expect(s.count(e) == events[e, default: 0], "\(candidate.configuration.name) \(e)") }
             for f in [0.5, 0.9, 0.99] {
-                #expect(s.feedbackLatency.percentile(f) == percentileType7(feedback, f))
-                #expect(s.actionLatency.percentile(f) == percentileType7(action, f))
-                #expect(s.releaseJump.percentile(f) == percentileType7(jumps, f))
+                #expect(SessionTally.percentile(f, of: s.feedbackLatencyMs) == percentileType7(feedback, f))
+                #expect(SessionTally.percentile(f, of: s.actionLatencyMs) == percentileType7(action, f))
+                #expect(SessionTally.percentile(f, of: point.releaseJumpPt) == percentileType7(jumps, f))
             }
             let arms = try PairedUserArms(controlName: base.name, treatmentName: candidate.configuration.name, users: users)
             for e in SessionEvent.outcomeEvents { #expect(point.paired(e) == arms.events[e], "\(candidate.configuration.name) \(e)") }
@@ -173,6 +179,28 @@ import PressStats
         // The base against itself pairs nothing; its summary is spring-press's.
         #expect(result.base.summary.sessions == sessions.count)
         #expect(result.points[0].summary != result.points[1].summary)
+    }
+
+    // The same sweep on 1 and on 3 workers, several times: equal to the last bit. Which worker
+    // replays which batch varies from run to run, and doubles added in another order differ in
+    // their last bits (the latency sums); the paired sums are added batch by batch in the order
+    // the batches were read (`SweepPairedSums`), the counts and histograms in any order.
+    @Test func theSameDigitsWhateverWorkerReplaysWhichBatch() throws {
+        let (_, store) = try database(SyntheticLogConfiguration(sessions: 700, seed: 9))
+        let soft = try SweepPath.configuration(.springPress, setting: [("pressed_scale", .number(0.9)), ("action_delay", .number(0.1))], name: "soft")
+        let candidates = [SweepCandidate(configuration: soft), SweepCandidate(configuration: .longPressSafeArea)]
+        func run(jobs: Int) throws -> SweepResult {
+            var options = SweepOptions(jobs: jobs)
+            options.batchSize = 11
+            return try SweepRunner(store: store, base: .springPress, candidates: candidates, options: options).run()
+        }
+        let one = try run(jobs: 1)
+        #expect(one.points[0].feedbackLatency.treatmentSum > 0)
+        for _ in 0..<4 {
+            let three = try run(jobs: 3)
+            #expect(three.base == one.base && three.points == one.points)
+            #expect(three.medianTapDurationMs == one.medianTapDurationMs)
+        }
     }
 
     // Without a user on every session, each session is its own unit; an unknown --where key and

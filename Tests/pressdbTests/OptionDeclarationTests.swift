@@ -15,7 +15,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         guard inRows, !line.isEmpty else { inRows = inRows && !line.isEmpty; continue }
         let body = line.dropFirst(2)
         if line.hasPrefix(String(repeating: " ", count: HelpRow.indent)), let last = rows.indices.last {
-            // A list broken after its `|` or `,` (HelpRow.wrap) continues without a space.
+            // A list broken after its `|` or `,` (TextWrap.lines) continues without a space.
             let lastWord = rows[last].text.split(separator: " ").last ?? ""
             let broken = (lastWord.hasSuffix("|") || lastWord.hasSuffix(",")) && lastWord.filter { $0 == "|" || $0 == "," }.count >= 2
             rows[last].text += (broken ? "" : " ") + line.trimmingCharacters(in: .whitespaces)

@@ -185,6 +185,17 @@ private let shared: Result<String, Error> = Result {
         #expect(TerminalTable.wrap("aaa bbb ccc", width: 7) == "aaa bbb\nccc\n")
         #expect(TerminalTable.wrap("  aaa bbb", width: 6, indent: "    ") == "  aaa\n    bbb\n")
     }
+    /// Worked by hand. Continuation lines have 12 − 4 = 8 columns: "alpha|beta|gamma" (16) is cut
+    /// into "alpha|" (6; "alpha|bet" would be 9), "beta|" (5) and "gamma"; the first piece joins
+    /// "  x" (3 + 1 + 6 = 10 ≤ 12), "beta|gamma" (10) would not fit 8. Widths are columns on
+    /// screen: 日本 takes 4, so 語 goes on the next line.
+    @Test func wrapMeasuresColumnsAndBreaksLongListsUnderTheIndent() {
+        #expect(TextWrap.lines("x alpha|beta|gamma", width: 12, lead: "  ", indent: "    ")
+                == ["  x alpha|", "    beta|", "    gamma"])
+        #expect(TerminalTable.wrap("  x alpha|beta|gamma", width: 12, indent: "    ") == "  x alpha|\n    beta|\n    gamma\n")
+        #expect(TextWrap.lines("日本 語", width: 4) == ["日本", "語"])
+        #expect(TextWrap.lines("", width: 10, lead: "> ") == ["> "])
+    }
 }
 
 /// A 20,000-session database, made once: long enough that ingest, replay and paired compare run
@@ -279,12 +290,12 @@ private let large: Result<(log: URL, db: String), Error> = Result {
     /// Worked by hand: "Pick:" and "alpha|beta|gamma|" (17 characters) fit 20, the rest goes on;
     /// a word with nothing to break at stands alone.
     @Test func aLongListBreaksAfterABar() {
-        #expect(HelpRow.wrap("Pick: alpha|beta|gamma|delta|epsilon.", width: 20)
+        #expect(TextWrap.lines("Pick: alpha|beta|gamma|delta|epsilon.", width: 20)
                 == ["Pick:", "alpha|beta|gamma|", "delta|epsilon."])
-        #expect(HelpRow.wrap("one two three", width: 7) == ["one two", "three"])
-        #expect(HelpRow.wrap("abcdefghijkl", width: 5) == ["abcdefghijkl"])
+        #expect(TextWrap.lines("one two three", width: 7) == ["one two", "three"])
+        #expect(TextWrap.lines("abcdefghijkl", width: 5) == ["abcdefghijkl"])
         // A bar just past the width stays with the next piece: "ab|cd|" would be 6 of 5.
-        #expect(HelpRow.wrap("ab|cd|ef", width: 5) == ["ab|", "cd|ef"])
+        #expect(TextWrap.lines("ab|cd|ef", width: 5) == ["ab|", "cd|ef"])
     }
 
     /// A table row is wrapped in its text column, a command example is kept whole, prose is

@@ -83,6 +83,7 @@ public struct ScaleTimeline: Sendable {
         var end: Double { start + duration }
 
         /// The animation's value `local` seconds after its start, clamped to [0, duration].
+        @inline(__always)
         func value(atLocal local: Double) -> Double {
             let tau = min(max(local, 0), duration)
             let p: Double
@@ -95,12 +96,20 @@ public struct ScaleTimeline: Sendable {
 
         /// Bounds (lower, upper) of `value(atLocal: u)` for every u ≥ `local` (exact arithmetic):
         /// a spring stays within `displacementBound` of its target, a curve within its
-        /// `valueRange` mapped onto [from, to].
+        /// `valueRange` mapped onto [from, to]. A linear curve (`UnitBezier.isIdentity`) lies
+        /// between its value at `local` and its end, as computed too: every step of
+        /// `value(atLocal:)` (the clamps, the division by the duration, multiplying by to − from
+        /// and adding from) is monotonic in floating point, so its values for u ≥ local are
+        /// those at the two ends or between them.
+        @inline(__always)
         func valueBounds(fromLocal local: Double) -> (lower: Double, upper: Double) {
             switch shape {
             case .spring(let s):
                 let r = abs(from - to) * s.displacementBound(from: max(local, 0))
                 return (to - r, to + r)
+            case .curve(let b) where b.isIdentity:
+                let now = value(atLocal: local), end = value(atLocal: duration)
+                return (min(now, end), max(now, end))
             case .curve(let b):
                 let y = b.valueRange
                 let a = from + (to - from) * y.lowerBound, c = from + (to - from) * y.upperBound
@@ -151,8 +160,12 @@ public struct ScaleTimeline: Sendable {
         for e in sorted {
             try AnimationParameterError.check("time", e.time, true, "finite")
             switch e.event {
-            case .press: try add(resolved.press, at: e.time, target: pressedScale)
-            case .release: try add(resolved.release, at: e.time, target: ScaleTimeline.restScale)
+            case .press:
+                guard let step = resolved.pressStep else { throw resolved.pressError! }
+                add(step, at: e.time, target: pressedScale, eventCount: sorted.count)
+            case .release:
+                guard let step = resolved.releaseStep else { throw resolved.releaseError! }
+                add(step, at: e.time, target: ScaleTimeline.restScale, eventCount: sorted.count)
             }
         }
     }
@@ -177,24 +190,23 @@ public struct ScaleTimeline: Sendable {
         }
     }
 
-    /// Starts the animation of one resolved step at `t`: its error, if it has one, is thrown here,
-    /// when an event uses it.
-    private mutating func add(_ step: Result<ResolvedPressAnimation.Step, AnimationParameterError>,
-                              at t: Double, target: Double) throws(AnimationParameterError) {
-        switch step {
-        case .failure(let error): throw error
-        case .success(let s):
-            if let key = s.key {
-                addLayer(s.shape, duration: s.duration, at: t, target: target, key: key, fromValue: s.fromValue,
-                         holds: s.holdsAfterEnd)
-            } else {
-                addAdditive(s.shape, duration: s.duration, at: t, target: target)
-            }
+    /// Starts the animation of one resolved step at `t` (a step whose animation is invalid
+    /// throws its error when an event uses it, in `init`). `eventCount`: the events in all, at
+    /// most one model change each.
+    private mutating func add(_ s: ResolvedPressAnimation.Step, at t: Double, target: Double, eventCount: Int) {
+        if let key = s.key {
+            addLayer(s.shape, duration: s.duration, at: t, target: target, key: key, fromValue: s.fromValue,
+                     holds: s.holdsAfterEnd)
+        } else {
+            addAdditive(s.shape, duration: s.duration, at: t, target: target, eventCount: eventCount)
         }
     }
 
     /// UIView: the model jumps to `target`; an additive animation runs (old − new) → 0.
-    private mutating func addAdditive(_ shape: LayerAnimation.Shape, duration: Double, at t: Double, target: Double) {
+    private mutating func addAdditive(_ shape: LayerAnimation.Shape, duration: Double, at t: Double, target: Double,
+                                      eventCount: Int) {
+        // One allocation for every change to come, not one and then a larger one.
+        if modelChanges.isEmpty { modelChanges.reserveCapacity(eventCount) }
         let old = modelChanges.last?.value ?? ScaleTimeline.restScale
         modelChanges.append(ModelChange(time: t, value: target))
         guard duration > 0 else { return }
@@ -236,16 +248,46 @@ public struct ScaleTimeline: Sendable {
     /// after it are evaluated, summed in the order added (the same additions as summing them all
     /// and starting over at each hand-added one, so the same bits). A holding animation's last
     /// value is the one computed when it was added.
+    @inline(__always)
     private func evaluate(_ t: Double, justBefore: Bool) -> Double {
+        layerAnimations.withUnsafeBufferPointer { all in
+            compose(all, t, justBefore: justBefore) { i, local in all[i].value(atLocal: local) }
+        }
+    }
+
+    /// `scale(justBefore: t)` and `scale(at: t)` together, each animation that runs in both
+    /// states evaluated once (the same call on the same value, so the same bits as the two calls
+    /// apart): what the jump at a change instant compares.
+    func scalesAround(_ t: Double) -> (justBefore: Double, at: Double) {
+        layerAnimations.withUnsafeBufferPointer { all in
+            withUnsafeTemporaryAllocation(of: Double?.self, capacity: all.count) { memo in
+                memo.initialize(repeating: nil)
+                let value = { (i: Int, local: Double) -> Double in
+                    if let v = memo[i] { return v }
+                    let v = all[i].value(atLocal: local)
+                    memo[i] = v
+                    return v
+                }
+                return (compose(all, t, justBefore: true, value: value), compose(all, t, justBefore: false, value: value))
+            }
+        }
+    }
+
+    /// `evaluate`'s composition over `all` (the layer animations), with `value(i, local)` giving
+    /// `all[i].value(atLocal: local)` for a running animation, local = t − its start.
+    @inline(__always)
+    private func compose(_ all: UnsafeBufferPointer<LayerAnimation>, _ t: Double, justBefore: Bool,
+                         value: (Int, Double) -> Double) -> Double {
         let tol = ScaleTimeline.simultaneityTolerance
         /// Whether something at time `s` has happened by the state asked for.
         @inline(__always) func happened(_ s: Double) -> Bool { justBefore ? s < t - tol : s <= t + tol }
-        /// What `a` shows at `t`, or nil when it shows nothing (not started is checked by the caller).
-        @inline(__always) func shown(_ a: LayerAnimation) -> Double? {
+        /// What `all[i]` shows at `t`, or nil when it shows nothing (not started is checked by the caller).
+        @inline(__always) func shown(_ i: Int) -> Double? {
+            let a = all[i]
             if happened(a.removedAt) { return nil }
             let local = t - a.start
             let running = justBefore ? local <= a.duration + tol : local < a.duration - tol
-            if running { return a.value(atLocal: local) }
+            if running { return value(i, local) }
             return a.holdsAfterEnd ? a.heldValue : nil
         }
         var base = ScaleTimeline.restScale
@@ -253,26 +295,24 @@ public struct ScaleTimeline: Sendable {
             guard happened(m.time) else { break }
             base = m.value
         }
-        return layerAnimations.withUnsafeBufferPointer { all in
-            var started = 0
-            while started < all.count, happened(all[started].start) { started += 1 }
-            var first = 0
-            var i = started
-            while i > 0 {
-                i -= 1
-                guard !all[i].isAdditive, let v = shown(all[i]) else { continue }
-                base = v
-                first = i + 1
-                break
-            }
-            var additive = 0.0
-            var j = first
-            while j < started {
-                if all[j].isAdditive, let v = shown(all[j]) { additive += v }
-                j += 1
-            }
-            return base + additive
+        var started = 0
+        while started < all.count, happened(all[started].start) { started += 1 }
+        var first = 0
+        var i = started
+        while i > 0 {
+            i -= 1
+            guard !all[i].isAdditive, let v = shown(i) else { continue }
+            base = v
+            first = i + 1
+            break
         }
+        var additive = 0.0
+        var j = first
+        while j < started {
+            if all[j].isAdditive, let v = shown(j) { additive += v }
+            j += 1
+        }
+        return base + additive
     }
 
     /// The relative allowance `scaleBounds(from:)` adds for rounding: 1e-12 of the magnitudes
@@ -430,8 +470,14 @@ public struct ScaleTimeline: Sendable {
 /// (`PressConfiguration.resolvedAnimation`) is copied by one reference count, not field by field.
 public final class ResolvedPressAnimation: Hashable, Sendable {
     public let animation: PressAnimation
-    let press: Result<Step, AnimationParameterError>
-    let release: Result<Step, AnimationParameterError>
+    /// The press animation's step, nil when its parameters are invalid (then `pressError`).
+    /// Kept apart from the error, so that reading a step copies plain values only (a `Result`
+    /// of the two was copied through the runtime's generic witness, twice a session).
+    let pressStep: Step?
+    let pressError: AnimationParameterError?
+    /// The release animation's step, nil when its parameters are invalid (then `releaseError`).
+    let releaseStep: Step?
+    let releaseError: AnimationParameterError?
 
     /// What starting one of the animations takes, read off its `AnimationSpec` once.
     struct Step: Sendable {
@@ -473,9 +519,15 @@ public final class ResolvedPressAnimation: Hashable, Sendable {
                 }
             } catch { return .failure(error) }
         }
-        press = resolve(animation.press, key: 0)
         let releaseKey = options(animation.release)?.key
-        release = resolve(animation.release, key: releaseKey != nil && releaseKey == pressKey ? 0 : 1)
+        switch resolve(animation.press, key: 0) {
+        case .success(let step): (pressStep, pressError) = (step, nil)
+        case .failure(let error): (pressStep, pressError) = (nil, error)
+        }
+        switch resolve(animation.release, key: releaseKey != nil && releaseKey == pressKey ? 0 : 1) {
+        case .success(let step): (releaseStep, releaseError) = (step, nil)
+        case .failure(let error): (releaseStep, releaseError) = (nil, error)
+        }
     }
 
     public static func == (a: ResolvedPressAnimation, b: ResolvedPressAnimation) -> Bool { a.animation == b.animation }

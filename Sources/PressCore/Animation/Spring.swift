@@ -4,6 +4,7 @@
 // derived once at init; evaluation is one branch on the regime and one or two exponentials.
 #if canImport(Glibc)
 import Glibc
+import CLibm
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -264,19 +265,34 @@ public struct Spring: Hashable, Sendable {
 
     /// Progress p(t) = 1 − x(t) at `t` seconds after the start (0 at t = 0, towards 1).
     /// O(1) and allocation-free.
+    @inline(__always)
     public func progress(at t: Double) -> Double { 1 - displacement(at: t) }
 
     /// The remaining displacement x(t) as a fraction of the whole distance (1 at t = 0).
+    @inline(__always)
     public func displacement(at t: Double) -> Double {
         switch regime {
         case .underdamped:  // e^(−αt)(cos ω_d t + B sin ω_d t)
-            let th = frequency * t
-            return exp(-decay * t) * (cos(th) + coefficient * sin(th))
+            let (s, c) = Spring.sinCos(frequency * t)
+            return exp(-decay * t) * (c + coefficient * s)
         case .critical:  // (1 + Bt) e^(−ω₀t)
             return (1 + coefficient * t) * exp(-decay * t)
         case .overdamped:  // C₁e^(−λ₁t) + C₂e^(−λ₂t)
             return (1 - coefficient) * exp(-decay * t) + coefficient * exp(-frequency * t)
         }
+    }
+
+    /// (sin θ, cos θ), the same bits as `sin` and `cos` called apart: glibc's `sincos` shares
+    /// their argument reduction and polynomials (sysdeps/ieee754/dbl-64/s_sincos.c), in one call.
+    @inline(__always)
+    static func sinCos(_ theta: Double) -> (sin: Double, cos: Double) {
+        #if canImport(Glibc)
+        var s = 0.0, c = 0.0
+        sincos(theta, &s, &c)
+        return (s, c)
+        #else
+        return (sin(theta), cos(theta))
+        #endif
     }
 
     /// An upper bound of |x(u)| for every u ≥ `t` (t ≥ 0 seconds): the envelope of the closed

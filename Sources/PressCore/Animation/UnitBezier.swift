@@ -20,8 +20,9 @@ public struct UnitBezier: Hashable, Sendable {
     // x(t) = ((ax·t + bx)·t + cx)·t, likewise y; from the Bernstein form with P0 = (0,0), P3 = (1,1).
     private let ax: Double, bx: Double, cx: Double
     private let ay: Double, by: Double, cy: Double
-    /// x1 = y1 and x2 = y2 (e.g. `linear`): y = x exactly, no solve needed.
-    private let isIdentity: Bool
+    /// x1 = y1 and x2 = y2 (e.g. `linear`): y = x exactly, no solve needed (and `value(at:)`,
+    /// a clamp, is monotonic in floating point too).
+    let isIdentity: Bool
 
     /// - Throws: `AnimationParameterError` when x1 or x2 lies outside [0, 1] (the curve would not be
     ///   a function of x), or a value is not finite.

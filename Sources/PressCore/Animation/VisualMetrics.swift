@@ -120,7 +120,8 @@ public struct VisualMetrics: Hashable, Sendable {
         var jump = 0.0
         var instant = timeline.nextChangeInstant(after: nil)  // each of timeline.changeInstants
         while let t = instant {
-            jump = max(jump, abs(timeline.scale(at: t) - timeline.scale(justBefore: t)))
+            let scales = timeline.scalesAround(t)  // scale(justBefore: t) and scale(at: t)
+            jump = max(jump, abs(scales.at - scales.justBefore))
             instant = timeline.nextChangeInstant(after: t)
         }
         self.init(feedbackLatency: feedback, releaseJump: jump * halfSize, pressDepth: depth)

@@ -110,10 +110,12 @@ public enum PressClassifier {
                                 scrollAxis: ScrollAxis, configuration: PressConfiguration) -> PressClassification {
         let touch = NormalizedTouch(samples)
         let frame = frame ?? Rect.minimumHitTarget(centeredOn: touch.origin)
-        var result = PressClassification(
-            outcome: .cancel, cancelReason: .system, actionFired: false, actionTime: nil, actionLatency: nil,
-            touchDownTime: touch.touchDownTime, duration: touch.duration, maxTravel: touch.maxTravel,
-            frame: frame, deliveryTime: nil, controlEvents: [], longPressStates: [], scaleEvents: [])
+        // The fields as locals, the value made once at the end: a `var` of the whole struct
+        // filled in place was copied on return (three array retains and releases a session).
+        var outcome = PressOutcome.cancel, cancelReason: CancelReason? = .system
+        var deliveryTime: Double? = nil
+        var controlEvents: [TimedControlEvent] = [], longPressStates: [TimedLongPressState] = []
+        var scaleEvents: [TimedScaleEvent] = []
         let delay = configuration.actionDelay
         var trigger: Double? = nil  // the time of the event that triggers the action
 
@@ -121,22 +123,20 @@ public enum PressClassifier {
         case .control(let control):
             let trace = ControlTracking.trace(touch, frame: frame, container: container,
                                               scrollAxis: scrollAxis, retentionMargin: control.retentionMargin)
-            result.controlEvents = trace.events
-            result.deliveryTime = trace.events.first { $0.event == .touchDown }?.time
+            controlEvents = trace.events
+            deliveryTime = trace.events.first { $0.event == .touchDown }?.time
             // The sets as bits, made once per configuration.
             let press = configuration.pressEventMask, release = configuration.releaseEventMask
-            var scale: [TimedScaleEvent] = []
-            scale.reserveCapacity(trace.events.count)
+            scaleEvents.reserveCapacity(trace.events.count)
             for e in trace.events {
-                if press.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .press)) }
-                if release.contains(e.event) { scale.append(TimedScaleEvent(time: e.time, event: .release)) }
+                if press.contains(e.event) { scaleEvents.append(TimedScaleEvent(time: e.time, event: .press)) }
+                if release.contains(e.event) { scaleEvents.append(TimedScaleEvent(time: e.time, event: .release)) }
             }
-            result.scaleEvents = scale
             switch trace.ending {
-            case .touchUpInside: (result.outcome, result.cancelReason) = (.tap, nil)
-            case .touchUpOutside: (result.outcome, result.cancelReason) = (.cancel, .dragExit)
-            case .systemCancel, .cancelledWhileHeld: (result.outcome, result.cancelReason) = (.cancel, .system)
-            case .scrollCancel, .panBeforeDelivery: (result.outcome, result.cancelReason) = (.scrollAbort, nil)
+            case .touchUpInside: (outcome, cancelReason) = (.tap, nil)
+            case .touchUpOutside: (outcome, cancelReason) = (.cancel, .dragExit)
+            case .systemCancel, .cancelledWhileHeld: (outcome, cancelReason) = (.cancel, .system)
+            case .scrollCancel, .panBeforeDelivery: (outcome, cancelReason) = (.scrollAbort, nil)
             }
             if let last = trace.events.last, last.event.isTerminal {
                 switch configuration.actionRule {
@@ -147,33 +147,34 @@ public enum PressClassifier {
 
         case .longPress(let gesture):
             let trace = LongPressRecognition.trace(touch, gesture: gesture)
-            result.longPressStates = trace.states
-            result.deliveryTime = trace.beganTime
-            if let began = trace.beganTime {
-                result.scaleEvents.append(TimedScaleEvent(time: began, event: .press))
+            longPressStates = trace.states
+            deliveryTime = trace.beganTime
+            if let began = trace.beganTime {  // a release comes only after it
+                scaleEvents.reserveCapacity(2)
+                scaleEvents.append(TimedScaleEvent(time: began, event: .press))
             }
             let scrolls = container.isScrollView
             switch trace.ending {
             case .ended:
-                (result.outcome, result.cancelReason) = (.tap, nil)
-                result.scaleEvents.append(TimedScaleEvent(time: trace.endTime, event: .release))
+                (outcome, cancelReason) = (.tap, nil)
+                scaleEvents.append(TimedScaleEvent(time: trace.endTime, event: .release))
                 trigger = trace.endTime
             case .leftSafeArea:
-                (result.outcome, result.cancelReason) = scrolls ? (.scrollAbort, nil) : (.cancel, .safeArea)
-                result.scaleEvents.append(TimedScaleEvent(time: trace.endTime, event: .release))
+                (outcome, cancelReason) = scrolls ? (.scrollAbort, nil) : (.cancel, .safeArea)
+                scaleEvents.append(TimedScaleEvent(time: trace.endTime, event: .release))
                 if configuration.actionRule == .anyRelease { trigger = trace.endTime }
             case .cancelled, .failedByLift, .failedByCancel:
-                (result.outcome, result.cancelReason) = (.cancel, .system)
+                (outcome, cancelReason) = (.cancel, .system)
             case .failedByMovement:
-                (result.outcome, result.cancelReason) = scrolls ? (.scrollAbort, nil) : (.cancel, .safeArea)
+                (outcome, cancelReason) = scrolls ? (.scrollAbort, nil) : (.cancel, .safeArea)
             }
         }
 
-        if let t = trigger {
-            result.actionFired = true
-            result.actionTime = t + delay
-            result.actionLatency = delay
-        }
-        return result
+        return PressClassification(
+            outcome: outcome, cancelReason: cancelReason, actionFired: trigger != nil,
+            actionTime: trigger.map { $0 + delay }, actionLatency: trigger.map { _ in delay },
+            touchDownTime: touch.touchDownTime, duration: touch.duration, maxTravel: touch.maxTravel,
+            frame: frame, deliveryTime: deliveryTime, controlEvents: controlEvents,
+            longPressStates: longPressStates, scaleEvents: scaleEvents)
     }
 }

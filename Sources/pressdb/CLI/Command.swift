@@ -177,7 +177,7 @@ extension ParsableCommand {
     /// where words allow (indented examples are kept whole, to copy).
     static func help(width: Int = HelpRow.width) -> String {
         let all = declarations
-        var out = HelpRow.wrap("OVERVIEW: \(configuration.abstract)", width: width).joined(separator: "\n")
+        var out = TextWrap.lines("OVERVIEW: \(configuration.abstract)", width: width).joined(separator: "\n")
             + "\n\nUSAGE: \(usage)\n"
         let discussion = configuration.discussion.trimmingCharacters(in: .newlines)
         if !discussion.isEmpty { out += "\n" + HelpRow.fit(discussion, width: width) + "\n" }
@@ -228,7 +228,7 @@ enum HelpRow {
     }
 
     static func render(_ left: String, _ help: String, width: Int = width) -> String {
-        let lines = wrap(help, width: width - indent)
+        let lines = TextWrap.lines(help, width: width - indent)
         var out = "  " + left
         if left.count + 2 >= indent { out += "\n" + String(repeating: " ", count: indent) }
         else { out += String(repeating: " ", count: indent - left.count - 2) }
@@ -259,7 +259,7 @@ enum HelpRow {
             let indent = leading(line)
             if indent == 0 {
                 while k < lines.count, !lines[k].isEmpty, leading(lines[k]) == 0 { block.append(lines[k]); k += 1 }
-                out += block.contains { $0.count > width } ? wrap(block.joined(separator: " "), width: width) : block.map(String.init)
+                out += block.contains { $0.count > width } ? TextWrap.lines(block.joined(separator: " "), width: width) : block.map(String.init)
                 continue
             }
             if line.dropFirst(indent).hasPrefix("pressdb "), !line.dropFirst(indent).contains("  ") {
@@ -278,51 +278,10 @@ enum HelpRow {
             }
             while k < lines.count, !lines[k].isEmpty, leading(lines[k]) == column, column > indent { block.append(lines[k]); k += 1 }
             guard block.contains(where: { $0.count > width }), width - column >= 20 else { out += block.map(String.init); continue }
-            let head = String(line.prefix(column))
             let body = ([line.dropFirst(column)] + block.dropFirst().map { $0.dropFirst(column) }).joined(separator: " ")
-            let wrapped = wrap(body, width: width - column)
-            out.append(head + wrapped[0])
-            out += wrapped.dropFirst().map { String(repeating: " ", count: column) + $0 }
+            out += TextWrap.lines(body, width: width, lead: String(line.prefix(column)),
+                                  indent: String(repeating: " ", count: column))
         }
         return out.joined(separator: "\n")
-    }
-
-    /// Words of `text` in lines of at most `width` characters; a longer word (a list of choices
-    /// `a|b|c`, of names `x,y,z`, a selector `f(a:b:)`) is broken after a `|`, `,` or `:`, else
-    /// stands alone.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            let parts = word.count > width ? pieces(of: word, width: width) : [word]
-            for (k, part) in parts.enumerated() {
-                if line.isEmpty { line = String(part) }
-                else if k == 0, line.count + 1 + part.count <= width { line += " " + part }
-                else { lines.append(line); line = String(part) }
-            }
-        }
-        if !line.isEmpty || lines.isEmpty { lines.append(line) }
-        return lines
-    }
-
-    /// `word` cut after its `|`, `,` and `:` into pieces of at most `width` characters where it can be.
-    private static func pieces(of word: Substring, width: Int) -> [Substring] {
-        var out: [Substring] = []
-        var start = word.startIndex, lastBreak: String.Index? = nil
-        var i = word.startIndex, count = 0
-        while i < word.endIndex {
-            count += 1
-            let next = word.index(after: i)
-            // Cut at the last break before this character, so the piece is at most `width` long.
-            if count > width, let b = lastBreak, b > start {
-                out.append(word[start..<b])
-                start = b; lastBreak = nil
-                count = word.distance(from: start, to: next)
-            }
-            if word[i] == "|" || word[i] == "," || word[i] == ":" { lastBreak = next }
-            i = next
-        }
-        out.append(word[start...])
-        return out
     }
 }

@@ -15,7 +15,7 @@ func topHelp(width: Int = HelpRow.width) -> String {
     """
     for c in commands {
         // Wrapped to the width of every help text, continuing under the abstract.
-        let lines = HelpRow.wrap(c.configuration.abstract, width: width - 14)
+        let lines = TextWrap.lines(c.configuration.abstract, width: width - 14)
         out += "  " + c.configuration.name.padding(toLength: 12, withPad: " ", startingAt: 0)
             + lines.joined(separator: "\n" + String(repeating: " ", count: 14)) + "\n"
     }

@@ -444,23 +444,13 @@ struct TerminalTable {
         return lines
     }
 
-    /// `text` in lines of at most `width` columns, broken at spaces (a longer word stands alone);
-    /// every line ends with a newline. No width: one line.
+    /// `text` in lines of at most `width` columns (`TextWrap.lines`: its leading spaces begin the
+    /// first line, `indent` the others); every line ends with a newline. No width: one line.
     static func wrap(_ text: String, width: Int?, indent: String = "") -> String {
         guard let width, Terminal.columns(text) > width else { return text + "\n" }
         let lead = String(text.prefix { $0 == " " })
-        var out = ""
-        var line = lead
-        for word in text.dropFirst(lead.count).split(separator: " ") {
-            let candidate = line == lead && out.isEmpty || line == indent && !out.isEmpty ? line + word : line + " " + word
-            if Terminal.columns(candidate) > width, line != lead, line != indent {
-                out += line + "\n"
-                line = indent + word
-            } else {
-                line = candidate
-            }
-        }
-        return out + line + "\n"
+        return TextWrap.lines(text.dropFirst(lead.count), width: width, lead: lead, indent: indent)
+            .joined(separator: "\n") + "\n"
     }
 
     /// The whole table: header, rows, footer.

@@ -137,17 +137,6 @@ struct SweepRenderer {
         return (table, legend)
     }
 
-    /// `text` broken at spaces into lines of at most `width` characters (a longer word stays whole).
-    static func wrapped(_ text: String, width: Int) -> [String] {
-        var lines: [String] = [], line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width { lines.append(line); line = "" }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
-    }
-
     /// A value as text, so numbers and words line up in one column.
     static func text(_ c: Cell) -> Cell {
         switch c {
@@ -180,8 +169,8 @@ struct SweepRenderer {
                                                      + table.columns.dropFirst().map(\.name).filter { $0 != "pareto" })
             let layout = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
             let width = options.width ?? Terminal.defaultWidth
-            return Self.wrapped(headline, width: width).map { $0 + "\n" }.joined() + layout.render(rows)
-                + legend.flatMap { Self.wrapped($0, width: width) }.map { $0 + "\n" }.joined()
+            return TextWrap.lines(headline, width: width).map { $0 + "\n" }.joined() + layout.render(rows)
+                + legend.flatMap { TextWrap.lines($0, width: width) }.map { $0 + "\n" }.joined()
         default:
             return Render.render(fullTable(), as: format)
         }
