@@ -324,6 +324,39 @@ public enum DecimalParser {
     /// Exact powers of ten representable in a Double (10^0 … 10^22).
     static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
 
+    /// `exactPowers[k]` (0 ≤ k ≤ 22) without the global's lazy initialization check (a switch
+    /// of constants, which the compiler makes a table; `exactPowers` cost a `swift_once` call a
+    /// number). Each literal is exact (10^k = 2^k · 5^k, and 5^22 < 2^53), so the same bits.
+    @inline(__always)
+    static func exactPower(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        case 22: return 1e22
+        default: return exactPowers[k]
+        }
+    }
+
     /// Parses a decimal number (JSON grammar, plus an optional leading `+`). Returns ±infinity
     /// when the magnitude is beyond Double's range (e.g. `1e400`), nil when the text is not a
     /// decimal number. Fast path (Clinger 1990): at most 15 significant digits and a power of ten
@@ -376,7 +409,7 @@ public enum DecimalParser {
         let total = exp10 + e
         if digits <= 15, total >= -22, total <= 22 {
             var v = Double(mantissa)
-            if total >= 0 { v *= exactPowers[total] } else { v /= exactPowers[-total] }
+            if total >= 0 { v *= exactPower(total) } else { v /= exactPower(-total) }
             return negative ? -v : v
         }
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
@@ -398,86 +431,45 @@ public enum DecimalParser {
     /// `parseShort`'s reading of the bytes `p[k..<n]`, stopping at the first byte that cannot
     /// continue a `[+-]digits[.digits]`: where it stopped, and the value of the bytes before
     /// when they are a short decimal (at most 15 digits, 16 bytes). For a reader that looks
-    /// for the number's end (a CSV cell's comma) while it reads it.
+    /// for the number's end (a CSV cell's comma) while it reads it. The digits before and after
+    /// the point are read by two tight loops (callgrind: about 8 instructions a byte; a SWAR
+    /// reading of one or two words cost about 150 a number, more than the loops for 6–10 bytes).
     @inline(__always)
     static func shortPrefix(_ p: UnsafePointer<UInt8>, from k: Int, to n: Int) -> (value: Double?, end: Int) {
         var j = k
         var negative = false
         if j < n, p[j] == UInt8(ascii: "-") { negative = true; j += 1 } else if j < n, p[j] == UInt8(ascii: "+") { j += 1 }
-        if j + 8 <= n, let w = EightDigits(p + j) {
-            // The digits, mantissa and power the loop below gathers (at most 7 digits, 8 bytes).
-            guard w.digits > 0 else { return (nil, j + w.length) }
-            var v = Double(w.mantissa)
-            if w.fraction > 0 { v /= exactPowers[w.fraction] }
-            return (negative ? -v : v, j + w.length)
-        }
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = -1   // digits after the point; -1 before a point
-        while j < n {
-            let c = p[j]
-            if c &- 0x30 < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
-                digits += 1
-                if fraction >= 0 { fraction += 1 }
-            } else if c == UInt8(ascii: "."), fraction < 0 {
-                fraction = 0
-            } else {
-                break
-            }
+        let first = j
+        j = digitRun(p, j, n, &mantissa)
+        var digits = j - first
+        var fraction = 0
+        if j < n, p[j] == UInt8(ascii: ".") {
             j += 1
+            let after = j
+            j = digitRun(p, j, n, &mantissa)
+            fraction = j - after
+            digits += fraction
         }
         guard digits > 0, digits <= 15, j - k <= 16 else { return (nil, j) }
         var v = Double(mantissa)
-        if fraction > 0 { v /= exactPowers[fraction] }
+        if fraction > 0 { v /= exactPower(fraction) }
         return (negative ? -v : v, j)
     }
 
-    /// `[digits][.digits]` read from the eight bytes at `p` at once (SWAR: a byte per lane of a
-    /// 64-bit word, little-endian), when the bytes that continue it end within the eight and hold
-    /// at most one point: how many bytes continue it (`length`), its digits, those after the
-    /// point, and the digits' value. Nil otherwise (eight such bytes, or a second point: the
-    /// caller reads byte by byte).
-    struct EightDigits {
-        var length: Int
-        var digits: Int
-        var fraction: Int
-        var mantissa: UInt64
-
-        @inline(__always)
-        init?(_ p: UnsafePointer<UInt8>) {
-            let w = WordScan.load(p)
-            let high: UInt64 = 0x8080_8080_8080_8080
-            // A digit byte b has b & 0xF0 == 0x30 and (b + 6) & 0xF0 == 0x30. A carry out of
-            // b + 6 (b ≥ 0xFA, not a digit) only reaches bytes after the first non-digit.
-            let f0: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-            let digitBytes = WordScan.zeroBytes(((w & f0) | (((w &+ 0x0606_0606_0606_0606) & f0) >> 4)) ^ 0x3333_3333_3333_3333)
-            let pointBytes = WordScan.zeroBytes(w ^ 0x2E2E_2E2E_2E2E_2E2E)
-            let other = ~(digitBytes | pointBytes) & high
-            guard other != 0 else { return nil }
-            let length = other.trailingZeroBitCount >> 3
-            let inside: UInt64 = length == 0 ? 0 : ~0 &>> UInt64(64 - 8 * length)
-            let points = pointBytes & inside
-            guard points.nonzeroBitCount <= 1 else { return nil }
-            var d = w & inside
-            var fraction = 0
-            if points != 0 {
-                // Close the gap of the point: the bytes after it move down one.
-                let at = points.trailingZeroBitCount >> 3
-                let before: UInt64 = at == 0 ? 0 : ~0 &>> UInt64(64 - 8 * at)
-                d = (d & before) | ((d >> 8) & ~before)
-                fraction = length - 1 - at
-            }
-            let digits = length - (points != 0 ? 1 : 0)
-            self.length = length; self.digits = digits; self.fraction = fraction
-            guard digits > 0 else { mantissa = 0; return }
-            // The digits at the word's top (leading zero lanes below), then pairs, fours, eight.
-            var v = (d & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(64 - 8 * digits)
-            v = (v &* 10 &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
-            v = (v &* 100 &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
-            v = (v &* 10_000 &+ (v >> 32)) & 0xFFFF_FFFF
-            mantissa = v
+    /// Reads the digits at `p[j..<n]` into `mantissa` (`mantissa * 10 + digit` each, wrapping:
+    /// the caller drops a value of more than 15 digits); returns where they end.
+    @inline(__always)
+    static func digitRun(_ p: UnsafePointer<UInt8>, _ j: Int, _ n: Int, _ mantissa: inout UInt64) -> Int {
+        var j = j, m = mantissa
+        while j < n {
+            let d = p[j] &- 0x30
+            if d >= 10 { break }
+            m = m &* 10 &+ UInt64(d)
+            j += 1
         }
+        mantissa = m
+        return j
     }
 
     static func strtodFallback(_ text: UnsafeBufferPointer<UInt8>) -> Double {

@@ -19,6 +19,8 @@ public struct NDJSONReader: ChunkedRecordSource {
     private var sessionCache = SessionIDCache()
     /// Attribute values read recently (a session's first line gives them).
     private var attributeCache = AttributeValueCache()
+    /// `SessionAttribute.ordered`, read without its global's lazy initialization check.
+    private let orderedAttributes = SessionAttribute.ordered
 
     public init(_ input: ByteInput) {
         self.input = input
@@ -113,7 +115,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                 guard let d = Self.plainNumber(p, &k, n), k < n, p[k] == 0x2C || p[k] == 0x7D else { return false }
                 if key == 2 { t = d } else if key == 8 { x = d } else { y = d }
             } else {
-                let attribute = SessionAttribute.ordered[(key >> 5).trailingZeroBitCount]
+                let attribute = orderedAttributes[(key >> 5).trailingZeroBitCount]
                 let value: AttributeValue
                 if attribute.kind == .frame {
                     // [x,y,w,h], four numbers without blanks.
@@ -186,42 +188,35 @@ public struct NDJSONReader: ChunkedRecordSource {
 
     /// A finite JSON number without an exponent at `k`, -?(0|[1-9][0-9]*)(\.[0-9]+)?, `k` moved
     /// past it (the caller checks what follows); nil otherwise. Its digits are gathered as
-    /// `DecimalParser.parseShort` gathers them (the value is its, for up to 15 digits in 16
-    /// bytes; `DecimalParser.parse`'s beyond).
+    /// `DecimalParser.shortPrefix` gathers them, by `DecimalParser.digitRun` (the value is its,
+    /// for up to 15 digits in 16 bytes; `DecimalParser.parse`'s beyond).
     @inline(__always)
     private static func plainNumber(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ n: Int) -> Double? {
         let start = k
         var negative = false
         if k < n, p[k] == 0x2D { negative = true; k += 1 }
-        if k + 8 <= n, let w = DecimalParser.EightDigits(p + k) {
-            // JSON's grammar on what the eight bytes hold: a digit first, no leading zero, a
-            // digit after a point. The value is the loop's below (at most 7 digits).
-            let whole = w.digits - w.fraction
-            guard whole > 0, w.length == w.digits || w.fraction > 0, p[k] != 0x30 || whole == 1 else { return nil }
-            k += w.length
-            var d = Double(w.mantissa)
-            if w.fraction > 0 { d /= DecimalParser.exactPowers[w.fraction] }
-            return negative ? -d : d
-        }
         guard k < n, p[k] &- 0x30 < 10 else { return nil }
         var mantissa: UInt64 = 0
         var digits = 0, fraction = 0
         if p[k] == 0x30 {
             k += 1; digits = 1
         } else {
-            while k < n, p[k] &- 0x30 < 10 { mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; k += 1 }
+            let first = k
+            k = DecimalParser.digitRun(p, k, n, &mantissa)
+            digits = k - first
         }
         if k < n, p[k] == 0x2E {
             k += 1
-            guard k < n, p[k] &- 0x30 < 10 else { return nil }
-            while k < n, p[k] &- 0x30 < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(p[k] &- 0x30); digits += 1; fraction += 1; k += 1
-            }
+            let after = k
+            k = DecimalParser.digitRun(p, k, n, &mantissa)
+            fraction = k - after
+            guard fraction > 0 else { return nil }
+            digits += fraction
         }
         guard k >= n || (p[k] != 0x65 && p[k] != 0x45) else { return nil }   // an exponent: the general path
         if digits <= 15, k - start <= 16 {
             var d = Double(mantissa)
-            if fraction > 0 { d /= DecimalParser.exactPowers[fraction] }
+            if fraction > 0 { d /= DecimalParser.exactPower(fraction) }
             return negative ? -d : d
         }
         guard let parsed = DecimalParser.parse(UnsafeBufferPointer(start: p + start, count: k - start)), parsed.isFinite

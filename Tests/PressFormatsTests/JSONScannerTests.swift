@@ -117,26 +117,15 @@ import PressCore
     }
 
     /// A short decimal followed by other bytes (a CSV cell's comma, a JSON value's `,` `}` `]`),
-    /// read by `DecimalParser.shortPrefix` eight bytes at a time (`EightDigits`): glibc's
+    /// read by `DecimalParser.shortPrefix` (its digit loops): glibc's
     /// `strtod` bits for the number's text, and its end where the number stops: 20,000 seeded
     /// decimals of 1–7 digits with a point anywhere or none, then a byte that cannot continue it
     /// and padding. Text with a second point stops there, as the byte loop does.
     @Test func shortPrefixInAWordMatchesStrtod() {
-        var state: UInt64 = 0x0123_4567_89AB_CDEF
-        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
-        let stops: [UInt8] = Array(",}]x\"e -+".utf8) + [0x00, 0x2F, 0x3A, 0xFA, 0xFF]
+        var seeded = SeededDecimals(state: 0x0123_4567_89AB_CDEF)
         for _ in 0..<20_000 {
-            let digits = Int(next() % 7) + 1
-            var text = next() % 4 == 0 ? "-" : ""
-            let point = Int(next() % UInt64(digits + 2)) - 1  // -1: no point
-            for k in 0..<digits {
-                if k == point { text += "." }
-                text += String(next() % 10)
-            }
-            if point == digits { text += "." }
-            var bytes = Array(text.utf8)
-            bytes.append(stops[Int(next() % UInt64(stops.count))])
-            bytes += Array(repeating: UInt8(ascii: ","), count: Int(next() % 9))
+            let (text, _) = seeded.text(digits: Int(seeded.next() % 7) + 1)
+            let bytes = seeded.followed(text, padding: 9)
             let (value, end) = bytes.withUnsafeBufferPointer { DecimalParser.shortPrefix($0.baseAddress!, from: 0, to: $0.count) }
             #expect(end == text.utf8.count, "\(text)")
             #expect(value?.bitPattern == strtod(text, nil).bitPattern, "\(text)")
@@ -150,5 +139,78 @@ import PressCore
         #expect(prefix(",,,,,,,,,,,") == (nil, 0))
         #expect(prefix("1234567,,,,") == (1234567, 7))
         #expect(prefix("12345678,,,") == (12345678, 8))
+    }
+
+    /// Longer decimals (CSV times like `201.718227`: 8–17 bytes), followed by a byte that cannot
+    /// continue them and 0–16 bytes of padding (so the number sometimes ends the bytes): glibc's
+    /// `strtod` bits and the number's end, for `shortPrefix` and for NDJSON's plain lines (the
+    /// fast path, `read(into:)`, `DecimalParser.digitRun`). 20,000 seeded decimals of 7–15
+    /// digits, some signed, a point anywhere or none (over 16 bytes: not short, nil); and text
+    /// at the limits (16 digits, a second point) read as the byte loop reads it.
+    @Test func shortPrefixInTwoWordsMatchesStrtod() throws {
+        var seeded = SeededDecimals(state: 0x2545_F491_4F6C_DD1D)
+        var texts: [String] = []
+        for _ in 0..<20_000 {
+            let digits = Int(seeded.next() % 9) + 7
+            let (text, point) = seeded.text(digits: digits)
+            let bytes = seeded.followed(text, padding: 17)
+            let (value, end) = bytes.withUnsafeBufferPointer { DecimalParser.shortPrefix($0.baseAddress!, from: 0, to: $0.count) }
+            #expect(end == text.utf8.count, "\(text)")
+            // Short means at most 16 bytes (a sign, 15 digits and a point is 17: not short).
+            let short = text.utf8.count <= 16
+            #expect(value?.bitPattern == (short ? strtod(text, nil).bitPattern : nil), "\(text)")
+            if point != digits, !text.hasPrefix("-0"), !text.hasPrefix("0"), !text.hasPrefix("-.") && !text.hasPrefix(".") {
+                texts.append(text)
+            }
+        }
+        func prefix(_ s: String) -> (Double?, Int) {
+            Array(s.utf8).withUnsafeBufferPointer { DecimalParser.shortPrefix($0.baseAddress!, from: 0, to: $0.count) }
+        }
+        #expect(prefix("1234567890123456,") == (nil, 16))          // 16 digits: not short
+        #expect(prefix("123456789012345,") == (123456789012345, 15))
+        #expect(prefix("12345678.1.2,,,,,") == (12345678.1, 10))  // a second point stops it
+        #expect(prefix("1234567.,,,,,,,,,") == (1234567, 8))
+        #expect(prefix("0.014016,") == (0.014016, 8))
+        #expect(prefix("0.014016") == (0.014016, 8))
+        // The same numbers as NDJSON plain lines' t, x and y (JSON's grammar: no leading zero
+        // but `0`, a digit after a point), read a chunk at a time.
+        let lines = texts.prefix(3_000).map { #"{"session":"s","t":\#($0),"phase":"moved","x":\#($0),"y":1.5}"# }
+        var reader = NDJSONReader(ByteInput(text: lines.joined(separator: "\n"), name: "two-words.ndjson"))
+        let read = try readChunks(&reader, limit: 64)
+        #expect(read.items.count == lines.count)
+        for (item, text) in zip(read.items, texts) {
+            guard case .touch(let r) = item else { Issue.record("not a touch: \(item) for \(text)"); continue }
+            #expect(r.sample.t.bitPattern == strtod(text, nil).bitPattern, "\(text)")
+            #expect(r.sample.x.bitPattern == strtod(text, nil).bitPattern, "\(text)")
+        }
+    }
+}
+
+/// Seeded decimal texts for the `shortPrefix` tests (a 64-bit LCG, Knuth's MMIX constants).
+private struct SeededDecimals {
+    var state: UInt64
+    static let stops: [UInt8] = Array(",}]x\"e -+".utf8) + [0x00, 0x2F, 0x3A, 0xFA, 0xFF]
+
+    mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+
+    /// `digits` digits, a minus one time in four, a point before any digit, after the last
+    /// (`point == digits`) or none (`point == -1`).
+    mutating func text(digits: Int) -> (text: String, point: Int) {
+        var text = next() % 4 == 0 ? "-" : ""
+        let point = Int(next() % UInt64(digits + 2)) - 1
+        for k in 0..<digits {
+            if k == point { text += "." }
+            text += String(next() % 10)
+        }
+        if point == digits { text += "." }
+        return (text, point)
+    }
+
+    /// `text`'s bytes, then a byte that cannot continue a number and `0..<padding` commas.
+    mutating func followed(_ text: String, padding: Int) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        bytes.append(Self.stops[Int(next() % UInt64(Self.stops.count))])
+        bytes += Array(repeating: UInt8(ascii: ","), count: Int(next() % UInt64(padding)))
+        return bytes
     }
 }
