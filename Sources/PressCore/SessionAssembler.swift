@@ -102,6 +102,13 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
 
     @inlinable public init() {}
 
+    /// Samples a new session's array has room for before it grows. A session of `pressdb
+    /// generate` has 10.4 samples on average and 16 or fewer in 89 % of them (20,000 sessions,
+    /// seed 1); an array started from one sample grew 1 → 2 → 4 → 8 → 16, 3.6 reallocations a
+    /// session (callgrind: 1,900 instructions a session on the ingesting thread). 16 samples are
+    /// 512 bytes, held only while the session is open.
+    @inlinable static var samplesReserved: Int { 16 }
+
     @inlinable public func isOpen(_ id: String) -> Bool { slotByID[id] != nil }
 
     /// The open session `id`, nil when it is not open.
@@ -155,7 +162,10 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
     {
         guard let slot = slotByID[id] else {
             guard sample.phase == .began else { return .rejected(.notOpen(sample.phase)) }
-            insert(OpenSession(id: id, samples: [sample], meta: meta ?? empty(), first: location, last: location))
+            var samples: [TouchSample] = []
+            samples.reserveCapacity(Self.samplesReserved)
+            samples.append(sample)
+            insert(OpenSession(id: id, samples: samples, meta: meta ?? empty(), first: location, last: location))
             return .accepted
         }
         return add(sample, meta: meta, slot: slot, at: location)

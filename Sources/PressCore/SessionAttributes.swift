@@ -188,6 +188,18 @@ public struct SessionAttributes: Hashable, Sendable {
         }
     }
 
+    /// Whether `attribute` has a value (asked without copying the value out).
+    @inlinable public func has(_ attribute: SessionAttribute) -> Bool {
+        !values.isEmpty && values[attribute.rawValue] != nil
+    }
+
+    /// Calls `body` with the value per attribute, by `SessionAttribute.rawValue`, read in place
+    /// (no value copied out): a buffer of `SessionAttribute.ordered.count` values, or an empty
+    /// one while nothing is set.
+    @inlinable public func withValues<R>(_ body: (UnsafeBufferPointer<AttributeValue?>) throws -> R) rethrows -> R {
+        try values.withUnsafeBufferPointer(body)
+    }
+
     /// A text attribute's value (nil when not given, or for an attribute of another kind).
     @inlinable public subscript(attribute: SessionAttribute) -> String? {
         get { if case .text(let s)? = self[value: attribute] { return s }; return nil }

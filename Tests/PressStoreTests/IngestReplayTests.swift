@@ -79,6 +79,15 @@ import PressFormats
         #expect(throws: DatabaseError.self) { try insertResultWithUnknownOutcome(store.db, sessionID: id) }
     }
 
+    /// The run's WAL checkpoint interval (`IngestWriter.walCheckpointPages`) is put back when it
+    /// ends: 1,000 pages, SQLite's default (sqlite.org/pragma.html#pragma_wal_autocheckpoint).
+    @Test func walCheckpointIntervalIsPutBackAfterTheRun() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        #expect(try store.db.prepare("PRAGMA wal_autocheckpoint").scalarInt() == 1000)
+        try ingestNDJSON(store, Self.log, options: IngestOptions())
+        #expect(try store.db.prepare("PRAGMA wal_autocheckpoint").scalarInt() == 1000)
+    }
+
     /// Ingest does not look up foreign keys' parent rows while a run is open
     /// (`IngestWriter.connectionSettings`): every reference it writes must still hold. Runs that
     /// store, reject, keep a session pending, resume it from another file, re-read the same
