@@ -277,10 +277,23 @@ public struct CSVReader: ChunkedRecordSource {
 
     /// The number in the cell that starts at `k` and ends at the next comma (or `n`), as
     /// `DecimalParser.parse` reads the cell, and where the cell ends. A short decimal is read
-    /// while the comma is looked for (`DecimalParser.shortPrefix`, `parseShort`'s arithmetic);
-    /// anything else is found first and given to `DecimalParser.parse`.
-    @inline(__always)
+    /// while the comma is looked for (`DecimalParser.wordDecimal` in place, inlined, else
+    /// `DecimalParser.shortPrefix`: `parseShort`'s arithmetic); anything else is found first
+    /// and given to `DecimalParser.parse`.
+    @_transparent
     static func number(_ base: UnsafePointer<UInt8>, from k: Int, to n: Int) -> (Double?, Int) {
+        var j = k
+        let negative = j < n && base[j] == UInt8(ascii: "-")
+        if negative || (j < n && base[j] == UInt8(ascii: "+")) { j &+= 1 }
+        let word = DecimalParser.wordDecimal(base, j, n, negative: negative)
+        if word.end >= 0, !word.value.isNaN, word.end == n || base[word.end] == 0x2C { return (word.value, word.end) }
+        return otherNumber(base, from: k, to: n)
+    }
+
+    /// `number` beyond its common case: the cell's number by `DecimalParser.shortPrefix`, else
+    /// `DecimalParser.parse`.
+    @inline(never)
+    static func otherNumber(_ base: UnsafePointer<UInt8>, from k: Int, to n: Int) -> (Double?, Int) {
         let short = DecimalParser.shortPrefix(base, from: k, to: n)
         var j = short.end
         if let value = short.value, j == n || base[j] == 0x2C { return (value, j) }

@@ -112,7 +112,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                     phase = ph
                 }
             } else if key < 32 {
-                guard let d = Self.plainNumber(p, &k, n), k < n, p[k] == 0x2C || p[k] == 0x7D else { return false }
+                guard let d = Self.number(p, &k, n), k < n, p[k] == 0x2C || p[k] == 0x7D else { return false }
                 if key == 2 { t = d } else if key == 8 { x = d } else { y = d }
             } else {
                 let attribute = orderedAttributes[(key >> 5).trailingZeroBitCount]
@@ -186,11 +186,33 @@ public struct NDJSONReader: ChunkedRecordSource {
         return (start, j)
     }
 
+    /// `plainNumber`, its common case read in place (`DecimalParser.wordDecimal`, inlined):
+    /// a number that starts with a digit, has fewer than eight before the point and stops
+    /// within 16 bytes, and is JSON (no leading zero but `0` itself, a digit after a point,
+    /// which the text then does not end in, no exponent after). Any other text, valid or not,
+    /// is left to `plainNumber`, which reads it as before.
+    @_transparent
+    static func number(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ n: Int) -> Double? {
+        var j = k
+        let negative = j < n && p[j] == 0x2D
+        if negative { j &+= 1 }
+        if j < n, p[j] &- 0x30 < 10 {
+            let word = DecimalParser.wordDecimal(p, j, n, negative: negative)
+            let end = word.end
+            if end >= 0, p[j] != 0x30 || j &+ 1 == end || p[j &+ 1] == 0x2E, p[end &- 1] != 0x2E,
+               end >= n || (p[end] != 0x65 && p[end] != 0x45) {
+                k = end
+                return word.value
+            }
+        }
+        return plainNumber(p, &k, n)
+    }
+
     /// A finite JSON number without an exponent at `k`, -?(0|[1-9][0-9]*)(\.[0-9]+)?, `k` moved
     /// past it (the caller checks what follows); nil otherwise. Its digits are gathered as
     /// `DecimalParser.shortPrefix` gathers them, by `DecimalParser.digitRun` (the value is its,
     /// for up to 15 digits in 16 bytes; `DecimalParser.parse`'s beyond).
-    @inline(__always)
+    @inline(never)
     private static func plainNumber(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ n: Int) -> Double? {
         let start = k
         var negative = false

@@ -186,6 +186,37 @@ import PressCore
     }
 }
 
+extension JSONScannerTests {
+    /// The CSV reader's plain rows read their numbers in place a word or two at a time
+    /// (`DecimalParser.wordDecimal`, inlined into `read(into:)`): glibc's `strtod` bits for
+    /// 20,000 seeded decimals of 1–15 digits, signed or not, a point anywhere or none, as the
+    /// t, x and y of rows that end after y (the word read back from the line's end) or go on
+    /// with empty cells; and a number of eight or more digits before the point, or cut by
+    /// the line's end, read as `DecimalParser.parse` reads it.
+    @Test func csvPlainRowNumbersMatchStrtod() throws {
+        var seeded = SeededDecimals(state: 0x5851_F42D_4C95_7F2D)
+        var texts: [String] = []
+        for _ in 0..<20_000 {
+            texts.append(seeded.text(digits: Int(seeded.next() % 15) + 1).text)
+        }
+        texts += ["12345678.5", "123456789", "-1234567.25", "0.000635", "201.718227", "1.", ".5", "-0.0"]
+        // Five columns (each row ends after y), and six (an empty cell after y).
+        for (header, after) in [("session,t,phase,x,y", ""), ("session,t,phase,x,y,screen", ",")] {
+            let rows = texts.map { "s,\($0),moved,\($0),\($0)\(after)" }
+            var reader = CSVReader(ByteInput(text: ([header] + rows).joined(separator: "\n"), name: "numbers.csv"))
+            let read = try readChunks(&reader, limit: 64)
+            #expect(read.items.count == texts.count)
+            for (item, text) in zip(read.items, texts) {
+                let expected = strtod(text, nil)
+                guard case .touch(let r) = item else { Issue.record("not a touch: \(item) for \(text)"); continue }
+                #expect(r.sample.t.bitPattern == expected.bitPattern, "\(text)")
+                #expect(r.sample.x.bitPattern == expected.bitPattern, "\(text)")
+                #expect(r.sample.y.bitPattern == expected.bitPattern, "\(text)")
+            }
+        }
+    }
+}
+
 /// Seeded decimal texts for the `shortPrefix` tests (a 64-bit LCG, Knuth's MMIX constants).
 private struct SeededDecimals {
     var state: UInt64
