@@ -695,14 +695,7 @@ public struct CSVReader: ChunkedRecordSource {
 struct SessionIDCache {
     /// How many ids are kept: more than the sessions usually in flight at once.
     static let capacity = 8
-    private var bytes: [[UInt8]] = Array(repeating: [], count: capacity)
-    /// Per entry, its id's byte count (-1: none yet) and `WordScan.tail` of its bytes: a probe
-    /// of an entry holding another id compares these two words, not the bytes.
-    private var lengths: [Int] = Array(repeating: -1, count: capacity)
-    private var tails: [UInt64] = Array(repeating: 0, count: capacity)
-    /// Per entry, `WordScan.head` of its bytes: with the count and tail, all of an id of up to
-    /// 16 bytes, so such an id is told without `memcmp`.
-    private var heads: [UInt64] = Array(repeating: 0, count: capacity)
+    private var slots = KeySlots(count: capacity)
     private var strings: [String] = Array(repeating: "", count: capacity)
     /// Per entry, the chunk generation its `local` index belongs to (0: none).
     private var generations: [Int] = Array(repeating: 0, count: capacity)
@@ -715,22 +708,13 @@ struct SessionIDCache {
     /// it is not there.
     @inline(__always)
     private mutating func entry(_ b: UnsafeBufferPointer<UInt8>) -> Int {
-        let n = b.count, tail = WordScan.tail(b), head = WordScan.head(b)
+        let key = ShortKey(b)
         for i in 0..<Self.capacity {
             let k = (lastHit + i) & (Self.capacity - 1)
-            guard lengths[k] == n, tails[k] == tail, heads[k] == head else { continue }
-            if n <= 16 || bytes[k].withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress!, n - 8) == 0 }) {
-                lastHit = k; return k
-            }
+            if slots.holds(k, key, b) { lastHit = k; return k }
         }
         let k = next
-        if n > 16 {
-            bytes[k].removeAll(keepingCapacity: true)
-            bytes[k].append(contentsOf: b)
-        }
-        lengths[k] = n
-        tails[k] = tail
-        heads[k] = head
+        slots.store(k, key, b)
         strings[k] = String(decoding: b, as: UTF8.self)
         generations[k] = 0
         lastHit = k
@@ -785,27 +769,6 @@ enum WordScan {
         }
         while j < n, p[j] != b { j += 1 }
         return j
-    }
-
-    /// A byte string's first eight bytes as one word (0 for fewer than nine: `tail` holds
-    /// them all); with the byte count and `tail`, all of a string of up to 16 bytes.
-    @inline(__always)
-    static func head(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let p = b.baseAddress, b.count > 8 else { return 0 }
-        return load(p)
-    }
-
-    /// A byte string's last eight bytes as one word (fewer: all of them, in the low bytes), for
-    /// telling cached keys apart before comparing their bytes: with the byte count, equal words
-    /// and equal first `count - 8` bytes mean equal strings.
-    @inline(__always)
-    static func tail(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let p = b.baseAddress else { return 0 }
-        let n = b.count
-        if n >= 8 { return load(p + (n - 8)) }
-        var v: UInt64 = 0
-        for i in 0..<n { v = v << 8 | UInt64(p[i]) }
-        return v
     }
 }
 

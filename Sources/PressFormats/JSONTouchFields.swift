@@ -82,13 +82,7 @@ struct TouchFieldValues {
 struct AttributeValueCache {
     /// Values kept per attribute.
     static let ways = 4
-    private var keys: [[UInt8]] = Array(repeating: [], count: SessionAttribute.ordered.count * ways)
-    /// Per entry, its key's byte count (-1: empty) and `WordScan.tail`, compared before the bytes.
-    private var lengths: [Int] = Array(repeating: -1, count: SessionAttribute.ordered.count * ways)
-    private var tails: [UInt64] = Array(repeating: 0, count: SessionAttribute.ordered.count * ways)
-    /// Per entry, `WordScan.head`: a key of up to 16 bytes is told by the three words alone
-    /// (its bytes are not kept).
-    private var heads: [UInt64] = Array(repeating: 0, count: SessionAttribute.ordered.count * ways)
+    private var slots = KeySlots(count: SessionAttribute.ordered.count * ways)
     private var values: [AttributeValue?] = Array(repeating: nil, count: SessionAttribute.ordered.count * ways)
     private var next: [Int] = Array(repeating: 0, count: SessionAttribute.ordered.count)
 
@@ -98,25 +92,15 @@ struct AttributeValueCache {
         -> Result<AttributeValue, FieldProblem>
     {
         let first = attribute.rawValue * Self.ways
-        let n = key.count, tail = WordScan.tail(key), head = WordScan.head(key)
-        for k in first..<(first + Self.ways) {
-            guard lengths[k] == n, tails[k] == tail, heads[k] == head else { continue }
-            if n <= 16 || keys[k].withUnsafeBufferPointer({ memcmp($0.baseAddress!, key.baseAddress!, n - 8) == 0 }),
-               let v = values[k] {
-                return .success(v)
-            }
+        let shortKey = ShortKey(key)
+        for k in first..<(first + Self.ways) where slots.holds(k, shortKey, key) {
+            if let v = values[k] { return .success(v) }
         }
         let result = try read()
         if case .success(let v) = result {
             let k = first + next[attribute.rawValue]
             next[attribute.rawValue] = (next[attribute.rawValue] + 1) % Self.ways
-            if n > 16 {
-                keys[k].removeAll(keepingCapacity: true)
-                keys[k].append(contentsOf: key)
-            }
-            lengths[k] = n
-            tails[k] = tail
-            heads[k] = head
+            slots.store(k, shortKey, key)
             values[k] = v
         }
         return result
