@@ -263,9 +263,9 @@ final class SweepPairedSums: Sendable {
         var next = 0
         var total: [SweepPointAggregate]
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    init(points: Int) { state = Mutex(State(total: Array(repeating: SweepPointAggregate(), count: points))) }
+    init(points: Int) { state = Locked(State(total: Array(repeating: SweepPointAggregate(), count: points))) }
 
     /// Per configuration (0 = the base), the paired sums of the batches delivered in order so
     /// far; the other fields of each aggregate are empty.

@@ -5,7 +5,6 @@ import PressCore
 import PressFormats
 import PressStats
 import PressStore
-import Synchronization
 
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -292,7 +291,7 @@ struct SweepCommand: ParsableCommand {
 final class SweepProgress: Sendable {
     let enabled: Bool
     let configurations: Int
-    private let last = Mutex<ContinuousClock.Instant?>(nil)
+    private let last = Locked<ContinuousClock.Instant?>(nil)
 
     init(enabled: Bool, configurations: Int) { self.enabled = enabled; self.configurations = configurations }
 
