@@ -165,8 +165,8 @@ public enum Replay {
                                scrollAxis: ScrollAxis, configuration: PressConfiguration,
                                display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
         // `trace(…).result` without keeping the trace: nothing is copied into one.
-        let c = PressClassifier.classify(samples, frame: frame, container: container,
-                                         scrollAxis: scrollAxis, configuration: configuration)
+        let c = PressClassifier.classify(samples, frame: frame, container: container, scrollAxis: scrollAxis,
+                                         configuration: configuration, keepingControlEvents: false)
         let (_, visual) = try shown(c, resolved: configuration.resolvedAnimation, display: display)
         return result(c, visual)
     }

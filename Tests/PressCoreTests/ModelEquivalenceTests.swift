@@ -265,6 +265,19 @@ private func same(_ a: Double?, _ b: Double?) -> Bool { a?.bitPattern == b?.bitP
                     #expect(trace.timeline.scale(justBefore: t).bitPattern == reference.scale(justBefore: t).bitPattern)
                 }
                 let r = trace.result
+                // Without the control events kept (what `Replay.session` does: the scale events
+                // made as the control emits its events): the same classification otherwise, and
+                // the same result.
+                var lean = PressClassifier.classify(samples, frame: s.attributes.frame,
+                                                    container: s.attributes.container ?? .none,
+                                                    scrollAxis: s.attributes.scrollAxis ?? .vertical,
+                                                    configuration: configuration, keepingControlEvents: false)
+                #expect(lean.controlEvents.isEmpty)
+                lean.controlEvents = c.controlEvents
+                #expect(lean == c, "\(s.id) \(configuration.name)")
+                let alone = try Replay.session(samples, frame: s.attributes.frame, container: s.attributes.container ?? .none,
+                                               scrollAxis: s.attributes.scrollAxis ?? .vertical, configuration: configuration)
+                #expect(alone == r, "\(s.id) \(configuration.name)")
                 let ms = { (x: Double) in Replay.stored(x * 1000, decimals: 6) }
                 #expect(same(r.feedbackLatencyMs, feedback.map(ms)) && same(r.releaseJumpPt, Replay.stored(jump, decimals: 6))
                         && same(r.pressDepth, Replay.stored(depth, decimals: 6)))

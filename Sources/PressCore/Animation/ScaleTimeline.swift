@@ -348,18 +348,18 @@ public struct ScaleTimeline: Sendable {
         var i = started
         while i > 0 {
             i -= 1
-            let a = all[i]
-            guard !a.isAdditive, a.removedAt > t + tol else { continue }
-            if t - a.start < a.duration - tol {
-                let b = a.valueBounds(fromLocal: t - a.start)
+            let a = all.baseAddress! + i  // read in place: a copy of the animation is a memcpy
+            guard !a.pointee.isAdditive, a.pointee.removedAt > t + tol else { continue }
+            if t - a.pointee.start < a.pointee.duration - tol {
+                let b = a.pointee.valueBounds(fromLocal: t - a.pointee.start)
                 guard b.lower.isFinite, b.upper.isFinite else { return nil }
                 lower = min(lower, b.lower); upper = max(upper, b.upper)
                 magnitude = max(magnitude, abs(b.lower), abs(b.upper))
             }
-            if a.holdsAfterEnd {
-                guard a.heldValue.isFinite else { return nil }
-                lower = min(lower, a.heldValue); upper = max(upper, a.heldValue)
-                magnitude = max(magnitude, abs(a.heldValue))
+            if a.pointee.holdsAfterEnd {
+                guard a.pointee.heldValue.isFinite else { return nil }
+                lower = min(lower, a.pointee.heldValue); upper = max(upper, a.pointee.heldValue)
+                magnitude = max(magnitude, abs(a.pointee.heldValue))
                 modelShows = false
                 break
             }
@@ -379,27 +379,27 @@ public struct ScaleTimeline: Sendable {
         var anyAdditiveRunning = false
         var j = 0
         while j < started {
-            let a = all[j]
+            let a = all.baseAddress! + j
             j += 1
-            guard a.removedAt > t + tol else { continue }
-            let running = t - a.start < a.duration - tol
-            guard a.isAdditive else {
+            guard a.pointee.removedAt > t + tol else { continue }
+            let running = t - a.pointee.start < a.pointee.duration - tol
+            guard a.pointee.isAdditive else {
                 // A hand-added one that shows: constant only when it holds still and comes first.
-                if running || (a.holdsAfterEnd && anyAdditiveRunning) { isConstant = false }
+                if running || (a.pointee.holdsAfterEnd && anyAdditiveRunning) { isConstant = false }
                 continue
             }
             guard running else { continue }
             anyAdditiveRunning = true
             if unpaired >= 0 {
-                let p = all[unpaired]
-                if !(p.start == a.start && p.duration == a.duration && p.from == -a.from && p.shape == a.shape) {
+                let p = all.baseAddress! + unpaired
+                if !(p.pointee.start == a.pointee.start && p.pointee.duration == a.pointee.duration && p.pointee.from == -a.pointee.from && p.pointee.shape == a.pointee.shape) {
                     isConstant = false
                 }
                 unpaired = -1
             } else {
                 unpaired = j - 1
             }
-            let b = a.valueBounds(fromLocal: t - a.start)
+            let b = a.pointee.valueBounds(fromLocal: t - a.pointee.start)
             guard b.lower.isFinite, b.upper.isFinite else { return nil }
             lower += min(0, b.lower); upper += max(0, b.upper)
             magnitude += max(abs(b.lower), abs(b.upper))

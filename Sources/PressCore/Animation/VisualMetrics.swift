@@ -62,7 +62,18 @@ public struct VisualMetrics: Hashable, Sendable {
         let halfSize = max(width, height) / 2
         let rest = ScaleTimeline.restScale
         let pressedChange = timeline.animation.pressedScale - rest
-        let settled = timeline.settledTime
+
+        // The largest jump, over each of timeline.changeInstants; the last of them is
+        // `timeline.settledTime`, where the frame scan below ends (one walk for both).
+        var jump = 0.0
+        var settled = -Double.infinity
+        var instant = timeline.nextChangeInstant(after: nil)
+        while let t = instant {
+            let scales = timeline.scalesAround(t)  // scale(justBefore: t) and scale(at: t)
+            jump = max(jump, abs(scales.at - scales.justBefore))
+            settled = t
+            instant = timeline.nextChangeInstant(after: t)
+        }
 
         var feedback: Double? = nil
         var depth = 0.0
@@ -117,13 +128,6 @@ public struct VisualMetrics: Hashable, Sendable {
             attemptGap = min(2 * attemptGap, 4)
         }
 
-        var jump = 0.0
-        var instant = timeline.nextChangeInstant(after: nil)  // each of timeline.changeInstants
-        while let t = instant {
-            let scales = timeline.scalesAround(t)  // scale(justBefore: t) and scale(at: t)
-            jump = max(jump, abs(scales.at - scales.justBefore))
-            instant = timeline.nextChangeInstant(after: t)
-        }
         self.init(feedbackLatency: feedback, releaseJump: jump * halfSize, pressDepth: depth)
     }
 

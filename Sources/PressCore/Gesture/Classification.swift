@@ -108,6 +108,16 @@ public enum PressClassifier {
     ///   - configuration: gesture model, press/release events and action rule.
     public static func classify(_ samples: [TouchSample], frame: Rect?, container: Container,
                                 scrollAxis: ScrollAxis, configuration: PressConfiguration) -> PressClassification {
+        classify(samples, frame: frame, container: container, scrollAxis: scrollAxis,
+                 configuration: configuration, keepingControlEvents: true)
+    }
+
+    /// `classify`, with `controlEvents` left empty unless `keepingControlEvents`: a replay that
+    /// only needs the result (`Replay.session`) makes the scale events as the control events
+    /// happen, without an array of them.
+    static func classify(_ samples: [TouchSample], frame: Rect?, container: Container,
+                         scrollAxis: ScrollAxis, configuration: PressConfiguration,
+                         keepingControlEvents: Bool) -> PressClassification {
         let touch = NormalizedTouch(samples)
         let frame = frame ?? Rect.minimumHitTarget(centeredOn: touch.origin)
         // The fields as locals, the value made once at the end: a `var` of the whole struct
@@ -121,24 +131,22 @@ public enum PressClassifier {
 
         switch configuration.gesture {
         case .control(let control):
-            let trace = ControlTracking.trace(touch, frame: frame, container: container,
-                                              scrollAxis: scrollAxis, retentionMargin: control.retentionMargin)
-            controlEvents = trace.events
-            deliveryTime = trace.events.first { $0.event == .touchDown }?.time
-            // The sets as bits, made once per configuration.
-            let press = configuration.pressEventMask, release = configuration.releaseEventMask
-            scaleEvents.reserveCapacity(trace.events.count)
-            for e in trace.events {
-                if press.contains(e.event) { scaleEvents.append(TimedScaleEvent(time: e.time, event: .press)) }
-                if release.contains(e.event) { scaleEvents.append(TimedScaleEvent(time: e.time, event: .release)) }
-            }
-            switch trace.ending {
+            var events = ScaleEventsOfControlEvents(press: configuration.pressEventMask,
+                                                    release: configuration.releaseEventMask,
+                                                    keepingControlEvents: keepingControlEvents,
+                                                    capacity: touch.count + 1)
+            let (ending, _) = ControlTracking.track(touch, frame: frame, container: container, scrollAxis: scrollAxis,
+                                                    retentionMargin: control.retentionMargin, into: &events)
+            controlEvents = events.controlEvents
+            scaleEvents = events.scaleEvents
+            deliveryTime = events.deliveryTime
+            switch ending {
             case .touchUpInside: (outcome, cancelReason) = (.tap, nil)
             case .touchUpOutside: (outcome, cancelReason) = (.cancel, .dragExit)
             case .systemCancel, .cancelledWhileHeld: (outcome, cancelReason) = (.cancel, .system)
             case .scrollCancel, .panBeforeDelivery: (outcome, cancelReason) = (.scrollAbort, nil)
             }
-            if let last = trace.events.last, last.event.isTerminal {
+            if let last = events.last, last.event.isTerminal {
                 switch configuration.actionRule {
                 case .upInside: if last.event == .touchUpInside { trigger = last.time }
                 case .anyRelease: trigger = last.time
@@ -176,5 +184,39 @@ public enum PressClassifier {
             touchDownTime: touch.touchDownTime, duration: touch.duration, maxTravel: touch.maxTravel,
             frame: frame, deliveryTime: deliveryTime, controlEvents: controlEvents,
             longPressStates: longPressStates, scaleEvents: scaleEvents)
+    }
+}
+
+/// The control events' consequences as `ControlTracking.track` emits them: a press animation for
+/// each event in the configuration's press set, a release for each in its release set (both, in
+/// that order, for an event in both), the first `touchDown`'s time, and the last event.
+struct ScaleEventsOfControlEvents: ControlEventSink {
+    /// The sets as bits, made once per configuration.
+    let press: ControlEventMask, release: ControlEventMask
+    let keepingControlEvents: Bool
+    /// Every event, when `keepingControlEvents`; else empty.
+    private(set) var controlEvents: [TimedControlEvent] = []
+    private(set) var scaleEvents: [TimedScaleEvent] = []
+    /// When the control received the touch (its `touchDown`); nil if it never did.
+    private(set) var deliveryTime: Double? = nil
+    private(set) var last: TimedControlEvent? = nil
+
+    /// `capacity`: the most events there can be (one per sample, and a delayed `touchDown`).
+    init(press: ControlEventMask, release: ControlEventMask, keepingControlEvents: Bool, capacity: Int) {
+        self.press = press; self.release = release; self.keepingControlEvents = keepingControlEvents
+        if keepingControlEvents { controlEvents.reserveCapacity(capacity) }
+        // A press and a release are the common case; a drag out and back in adds a pair.
+        scaleEvents.reserveCapacity(4)
+    }
+
+    var lastTime: Double { last?.time ?? 0 }
+
+    @inline(__always)
+    mutating func append(_ e: TimedControlEvent) {
+        if keepingControlEvents { controlEvents.append(e) }
+        if deliveryTime == nil && e.event == .touchDown { deliveryTime = e.time }
+        if press.contains(e.event) { scaleEvents.append(TimedScaleEvent(time: e.time, event: .press)) }
+        if release.contains(e.event) { scaleEvents.append(TimedScaleEvent(time: e.time, event: .release)) }
+        last = e
     }
 }

@@ -87,15 +87,24 @@ public enum ControlTracking {
 
     static func trace(_ touch: NormalizedTouch, frame: Rect, container: Container,
                       scrollAxis: ScrollAxis, retentionMargin: Double) -> ControlTrace {
-        guard touch.count >= 2 else {
-            return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: 0)
-        }
+        var events: [TimedControlEvent] = []
+        events.reserveCapacity(touch.count + 1)  // at most one per sample, and the delayed touchDown
+        let (ending, endTime) = track(touch, frame: frame, container: container, scrollAxis: scrollAxis,
+                                      retentionMargin: retentionMargin, into: &events)
+        return ControlTrace(events: events, ending: ending, endTime: endTime)
+    }
+
+    /// The rules above, the events appended to `events` as they happen (none when the control
+    /// never received the touch: `panBeforeDelivery` and `cancelledWhileHeld` end before the
+    /// first). Returns how the touch ended and when, in seconds since touch-down.
+    static func track<Events: ControlEventSink>(_ touch: NormalizedTouch, frame: Rect, container: Container,
+                                                scrollAxis: ScrollAxis, retentionMargin: Double,
+                                                into events: inout Events) -> (ControlEnding, Double) {
+        guard touch.count >= 2 else { return (.cancelledWhileHeld, 0) }
         let origin = touch.origin
         let scrolls = container.isScrollView
         let cancelsOnScroll = scrolls && container.cancelsControlTouches
         let hysteresis = container.hysteresis
-        var events: [TimedControlEvent] = []
-        events.reserveCapacity(touch.count + 1)  // at most one per sample, and the delayed touchDown
         var held = scrolls && container.delaysContentTouches
         var inside = true
         if !held { events.append(TimedControlEvent(time: 0, event: .touchDown)) }
@@ -109,7 +118,7 @@ public enum ControlTracking {
                 } else if s.phase.isMove {
                     let d = GestureConventions.axisDistances(from: origin, to: s.point, axis: scrollAxis)
                     if GestureConventions.reaches(d.along, hysteresis) {
-                        return ControlTrace(events: [], ending: .panBeforeDelivery, endTime: s.t)
+                        return (.panBeforeDelivery, s.t)
                     }
                     guard GestureConventions.reaches(d.across, hysteresis) else { continue }
                     events.append(TimedControlEvent(time: s.t, event: .touchDown))
@@ -118,7 +127,7 @@ public enum ControlTracking {
                     events.append(TimedControlEvent(time: s.t, event: .touchDown))
                     held = false
                 } else if s.phase == .cancelled {
-                    return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: s.t)
+                    return (.cancelledWhileHeld, s.t)
                 } else {
                     continue  // a stray `began`
                 }
@@ -127,14 +136,14 @@ public enum ControlTracking {
             // Tracking: the sample that delivered the touch is tracked like any other. A sample
             // within the time tolerance before the delay timer counts as at the same instant, after
             // the timer's touchDown: it never gets an earlier time than the event before it.
-            let t = max(s.t, events.last?.time ?? 0)
+            let t = max(s.t, events.lastTime)
             switch s.phase {
             case .moved, .stationary:
                 if cancelsOnScroll {
                     let d = GestureConventions.axisDistances(from: origin, to: s.point, axis: scrollAxis)
                     if GestureConventions.reaches(d.along, hysteresis) {
                         events.append(TimedControlEvent(time: t, event: .touchCancel))
-                        return ControlTrace(events: events, ending: .scrollCancel, endTime: t)
+                        return (.scrollCancel, t)
                     }
                 }
                 let now = GestureConventions.isInside(s.point, frame: frame, margin: retentionMargin)
@@ -146,18 +155,29 @@ public enum ControlTracking {
             case .ended:
                 let up = GestureConventions.isInside(s.point, frame: frame, margin: retentionMargin)
                 events.append(TimedControlEvent(time: t, event: up ? .touchUpInside : .touchUpOutside))
-                return ControlTrace(events: events, ending: up ? .touchUpInside : .touchUpOutside, endTime: t)
+                return (up ? .touchUpInside : .touchUpOutside, t)
             case .cancelled:
                 events.append(TimedControlEvent(time: t, event: .touchCancel))
-                return ControlTrace(events: events, ending: .systemCancel, endTime: t)
+                return (.systemCancel, t)
             case .began:
                 continue
             }
         }
         // Unreachable: a normalized touch ends with a terminal sample.
         let end = touch.duration
-        if held { return ControlTrace(events: [], ending: .cancelledWhileHeld, endTime: end) }
+        if held { return (.cancelledWhileHeld, end) }
         events.append(TimedControlEvent(time: end, event: .touchCancel))
-        return ControlTrace(events: events, ending: .systemCancel, endTime: end)
+        return (.systemCancel, end)
     }
+}
+
+/// Where `ControlTracking.track` puts the events it emits, in order.
+protocol ControlEventSink {
+    /// The last event's time, in seconds since touch-down; 0 before the first.
+    var lastTime: Double { get }
+    mutating func append(_ e: TimedControlEvent)
+}
+
+extension Array: ControlEventSink where Element == TimedControlEvent {
+    var lastTime: Double { last?.time ?? 0 }
 }
