@@ -148,7 +148,7 @@ public struct CSVReader: ChunkedRecordSource {
     private mutating func plainRow(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
         guard let base = line.baseAddress else { return false }
         let n = line.count
-        guard isASCII(line) else { return false }
+        guard input.isASCII(line: line) else { return false }
         var sessionStart = 0, sessionEnd = 0
         var t = 0.0, x = 0.0, y = 0.0, phase = TouchPhase.began
         var given = 0   // one bit per sample field read

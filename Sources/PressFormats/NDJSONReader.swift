@@ -65,7 +65,7 @@ public struct NDJSONReader: ChunkedRecordSource {
     /// they are read straight into the `SessionAttributes` values, through `attributeCache`.
     @inline(__always)
     mutating func plainRecord(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
-        guard let p = line.baseAddress, line.count > 2, isASCII(line) else { return false }
+        guard let p = line.baseAddress, line.count > 2, input.isASCII(line: line) else { return false }
         let n = line.count
         guard p[0] == 0x7B, p[n - 1] == 0x7D else { return false }   // { … }
         var k = 1
