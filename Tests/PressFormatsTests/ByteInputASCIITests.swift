@@ -14,8 +14,8 @@ import PressCore
     static func lines() -> [[UInt8]] {
         var r = SplitMix64(seed: 20)
         var out: [[UInt8]] = []
-        var run = 0
-        while out.reduce(0, { $0 + $1.count + 1 }) < 3_500_000 {
+        var run = 0, total = 0
+        while total < 3_500_000 {
             let n = out.count == 9_000 ? 1_500_000 : Int(r.next() % 300)
             var line = (0..<n).map { _ in UInt8(0x20 + r.next() % 0x5F) }
             if run == 0, r.next() % 200 == 0 { run = 10 }
@@ -25,6 +25,7 @@ import PressCore
             }
             if run > 0 { run -= 1 }
             out.append(line)
+            total += n + 1
         }
         return out
     }
