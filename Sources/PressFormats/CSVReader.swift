@@ -269,7 +269,7 @@ public struct CSVReader: ChunkedRecordSource {
         let session = sessionCache.index(UnsafeBufferPointer(start: base + sessionStart, count: sessionEnd - sessionStart),
                                          in: &chunk)
         chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
-        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(values: values)) }
+        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(givenValues: values)) }
         lastLine = line
         lastWasScratch = false
         return true

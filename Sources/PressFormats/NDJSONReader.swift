@@ -158,7 +158,7 @@ public struct NDJSONReader: ChunkedRecordSource {
         let session = sessionCache.index(UnsafeBufferPointer(start: p + sessionStart, count: sessionEnd - sessionStart),
                                          in: &chunk)
         chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
-        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(values: values)) }
+        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(givenValues: values)) }
         return true
     }
 
