@@ -239,7 +239,7 @@ public struct CSVReader: ChunkedRecordSource {
                             let attribute = orderedAttributes[Int(columnAttributes[column])]
                             guard case .success(let v) = attributeCache.value(attribute, cell, { Self.read(attribute, Self.text(cell)) })
                             else { return false }
-                            if values.isEmpty { values = TouchFieldValues.none() }
+                            if values.isEmpty { values = TouchFieldValues.none(count: orderedAttributes.count) }
                             values[attribute.rawValue] = v
                         default:
                             return false   // an extra field or `type`: the general path
@@ -263,7 +263,7 @@ public struct CSVReader: ChunkedRecordSource {
             let attribute = orderedAttributes[frameAttribute]
             let f = frameNumbers
             guard case .success(let r) = FieldCheck.frame([f.0, f.1, f.2, f.3], name: attribute.key) else { return false }
-            if values.isEmpty { values = TouchFieldValues.none() }
+            if values.isEmpty { values = TouchFieldValues.none(count: orderedAttributes.count) }
             values[attribute.rawValue] = .frame(r)
         }
         let session = sessionCache.index(UnsafeBufferPointer(start: base + sessionStart, count: sessionEnd - sessionStart),

@@ -146,7 +146,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                     guard case .success(let v) = read else { return false }
                     value = v
                 }
-                if values.isEmpty { values = TouchFieldValues.none() }
+                if values.isEmpty { values = TouchFieldValues.reserved(count: orderedAttributes.count) }
                 values[attribute.rawValue] = value
             }
             guard k < n else { return false }
