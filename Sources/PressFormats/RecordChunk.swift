@@ -10,6 +10,7 @@ import Synchronization
 /// `sessionIDs`), its 1-based line number, and where its line's bytes end in the chunk's raw
 /// text.
 public struct ChunkTouch: Sendable {
+    /// The record's sample: `t` in seconds, `x` and `y` in points, as the line gives them.
     public var sample: TouchSample
     /// An index into `RecordChunk.sessionIDs`.
     public var session: Int32
@@ -50,7 +51,8 @@ final class ChunkTouches: @unchecked Sendable {
     }
 }
 
-/// Items read from an input, in input order, in columns.
+/// Items read from an input, in input order: touch records a `ChunkTouch` each, their lines'
+/// bytes back to back, session ids once per chunk, attributes only where given, other items whole.
 ///
 ///     var chunk = RecordChunk()
 ///     while try reader.read(into: &chunk, limit: 2_048) == .more { … chunk.removeAll() }
