@@ -45,7 +45,7 @@ private func readChunks<R: ChunkedRecordSource>(_ n: Int, _ log: [UInt8], _ make
         while left > 0 {
             chunk.removeAll()
             let read = try! r.read(into: &chunk, limit: min(2_048, left), yieldingBeforeWait: false)
-            for s in chunk.samples { sum += s.x }
+            for i in 0..<chunk.touchCount { sum += chunk.touch(i).sample.x }
             left -= chunk.count
             if read == .end { break }
         }

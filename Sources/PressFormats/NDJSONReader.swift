@@ -65,7 +65,7 @@ public struct NDJSONReader: ChunkedRecordSource {
     /// they are read straight into the `SessionAttributes` values, through `attributeCache`.
     @inline(__always)
     mutating func plainRecord(_ line: UnsafeBufferPointer<UInt8>, into chunk: inout RecordChunk) -> Bool {
-        guard let p = line.baseAddress, line.count > 2, isASCII(line) else { return false }
+        guard let p = line.baseAddress, line.count > 2, input.isASCII(line: line) else { return false }
         let n = line.count
         guard p[0] == 0x7B, p[n - 1] == 0x7D else { return false }   // { … }
         var k = 1
@@ -146,7 +146,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                     guard case .success(let v) = read else { return false }
                     value = v
                 }
-                if values.isEmpty { values = TouchFieldValues.none() }
+                if values.isEmpty { values = TouchFieldValues.reserved(count: orderedAttributes.count) }
                 values[attribute.rawValue] = value
             }
             guard k < n else { return false }
@@ -158,7 +158,7 @@ public struct NDJSONReader: ChunkedRecordSource {
         let session = sessionCache.index(UnsafeBufferPointer(start: p + sessionStart, count: sessionEnd - sessionStart),
                                          in: &chunk)
         chunk.appendTouch(TouchSample(t: t, x: x, y: y, phase: phase), session: session, line: input.lineNumber, raw: line)
-        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(values: values)) }
+        if !values.isEmpty { chunk.addAttributesOfLastTouch(SessionAttributes(givenValues: values)) }
         return true
     }
 

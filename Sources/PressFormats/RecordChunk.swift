@@ -6,22 +6,71 @@
 import PressCore
 import Synchronization
 
-/// Items read from an input, in input order, in columns.
+/// One touch record of a chunk: its sample, its session (an index into the chunk's
+/// `sessionIDs`), its 1-based line number, and where its line's bytes end in the chunk's raw
+/// text.
+public struct ChunkTouch: Sendable {
+    /// The record's sample: `t` in seconds, `x` and `y` in points, as the line gives them.
+    public var sample: TouchSample
+    /// An index into `RecordChunk.sessionIDs`.
+    public var session: Int32
+    /// The record's 1-based line number in its input.
+    public var line: Int
+    /// The end of its line's bytes in the chunk's raw text (the previous record's end is the start).
+    @usableFromInline var rawEnd: Int
+}
+
+/// The storage of a chunk's touch records and their lines' bytes, shared by copies of a chunk
+/// until one of them appends (`RecordChunk` copies it first). Both buffers only grow; only the
+/// prefixes a chunk counts (`touchCount`, `rawCount`) are initialized.
+@usableFromInline
+final class ChunkTouches: @unchecked Sendable {
+    @usableFromInline let touches: UnsafeMutablePointer<ChunkTouch>
+    @usableFromInline let raw: UnsafeMutablePointer<UInt8>
+    let touchCapacity: Int
+    let rawCapacity: Int
+
+    init(touchCapacity: Int, rawCapacity: Int) {
+        self.touchCapacity = touchCapacity
+        self.rawCapacity = rawCapacity
+        touches = .allocate(capacity: touchCapacity)
+        raw = .allocate(capacity: rawCapacity)
+    }
+
+    /// A copy of `other`'s first `touchCount` records and `rawCount` bytes, with room for at
+    /// least as many more as given.
+    convenience init(copying other: ChunkTouches, touchCount: Int, rawCount: Int, touchCapacity: Int, rawCapacity: Int) {
+        self.init(touchCapacity: touchCapacity, rawCapacity: rawCapacity)
+        touches.initialize(from: other.touches, count: touchCount)
+        raw.initialize(from: other.raw, count: rawCount)
+    }
+
+    deinit {
+        touches.deallocate()   // `ChunkTouch` is trivial: nothing to deinitialize
+        raw.deallocate()
+    }
+}
+
+/// Items read from an input, in input order: touch records a `ChunkTouch` each, their lines'
+/// bytes back to back, session ids once per chunk, attributes only where given, other items whole.
 ///
 ///     var chunk = RecordChunk()
 ///     while try reader.read(into: &chunk, limit: 2_048) == .more { … chunk.removeAll() }
 ///
-/// Touch record `i` (`0..<touchCount`) is `samples[i]` of session `sessionIDs[sessionIndex[i]]`,
-/// read from line `lines[i]` of the input named `fileName(ofTouch: i)`; `attributes(ofTouch:)`
-/// its attributes (nil for most). `others[j]` is an item that came after `otherPositions[j]`
-/// touch records of the chunk. `rawText(ofTouch:)` is the line's text, for a reject found later.
+/// Touch record `i` (`0..<touchCount`) is `touch(i)`: its sample of session
+/// `sessionIDs[touch(i).session]`, read from line `touch(i).line` of the input named
+/// `fileName(ofTouch: i)`; `attributes(ofTouch:)` its attributes (nil for most). `others[j]` is
+/// an item that came after `otherPositions[j]` touch records of the chunk. `rawText(ofTouch:)`
+/// is the line's text, for a reject found later.
 public struct RecordChunk: Sendable {
-    /// Per touch record: its sample.
-    public private(set) var samples: [TouchSample] = []
-    /// Per touch record: its session, an index into `sessionIDs`.
-    public private(set) var sessionIndex: [Int32] = []
-    /// Per touch record: its 1-based line number.
-    public private(set) var lines: [Int] = []
+    /// The touch records, one `ChunkTouch` each (one write a record: four arrays appended to
+    /// cost about 150 instructions a record in their uniqueness and capacity checks, callgrind),
+    /// and their lines back to back.
+    @usableFromInline var storage: ChunkTouches
+    /// Touch records in the chunk.
+    public private(set) var touchCount = 0
+    /// The bytes of `storage.raw` that hold the touch records' lines.
+    var rawCount = 0
     /// Session ids of this chunk's touch records (usually each once).
     public private(set) var sessionIDs: [String] = []
     /// The touch records that give attributes, in order, and theirs.
@@ -30,13 +79,6 @@ public struct RecordChunk: Sendable {
     /// Items other than touch records, and how many touch records came before each.
     public private(set) var others: [RecordItem] = []
     public private(set) var otherPositions: [Int] = []
-    /// The touch records' lines, back to back in `raw[0..<rawCount]`; `rawEnds[i]` ends record
-    /// `i`'s. `raw` only grows (bytes past `rawCount` are not part of it), so a line is copied in with one
-    /// `memmove` (callgrind: `Array.append(contentsOf:)` of a line cost about 105 instructions,
-    /// through the generic `_copyContents`).
-    var raw: [UInt8] = []
-    var rawCount = 0
-    var rawEnds: [Int] = []
     /// The input names of the touch records: from `fileStarts[k]` on, `fileNames[k]`.
     public private(set) var fileStarts: [Int] = []
     public private(set) var fileNames: [String] = []
@@ -48,35 +90,31 @@ public struct RecordChunk: Sendable {
 
     private static let generations = GenerationCounter()
 
+    /// A chunk with room for `capacity` touch records (and 128 bytes of line each) before it grows.
     public init(capacity: Int = 0) {
         generation = Self.generations.next()
-        if capacity > 0 {
-            samples.reserveCapacity(capacity)
-            sessionIndex.reserveCapacity(capacity)
-            lines.reserveCapacity(capacity)
-            rawEnds.reserveCapacity(capacity)
-            raw = Self.rawBuffer(count: capacity * 128, keeping: [], 0)
-        }
+        storage = ChunkTouches(touchCapacity: max(capacity, 16), rawCapacity: max(capacity, 16) * 128)
     }
 
-    /// Touch records in the chunk.
-    @inlinable public var touchCount: Int { samples.count }
+    /// Touch record `i` (`0..<touchCount`).
+    @inlinable public func touch(_ i: Int) -> ChunkTouch {
+        precondition(i >= 0 && i < touchCount, "touch record index out of range")
+        return storage.touches[i]
+    }
+
     /// Items in the chunk: touch records and others.
-    public var count: Int { samples.count + others.count }
-    public var isEmpty: Bool { samples.isEmpty && others.isEmpty }
+    public var count: Int { touchCount + others.count }
+    public var isEmpty: Bool { touchCount == 0 && others.isEmpty }
 
     /// Empties the chunk for reuse, keeping its capacity; it becomes a new generation.
     public mutating func removeAll() {
-        samples.removeAll(keepingCapacity: true)
-        sessionIndex.removeAll(keepingCapacity: true)
-        lines.removeAll(keepingCapacity: true)
+        touchCount = 0
         sessionIDs.removeAll(keepingCapacity: true)
         attributeTouches.removeAll(keepingCapacity: true)
         attributeValues.removeAll(keepingCapacity: true)
         others.removeAll(keepingCapacity: true)
         otherPositions.removeAll(keepingCapacity: true)
         rawCount = 0
-        rawEnds.removeAll(keepingCapacity: true)
         fileStarts.removeAll(keepingCapacity: true)
         fileNames.removeAll(keepingCapacity: true)
         generation = Self.generations.next()
@@ -101,42 +139,32 @@ public struct RecordChunk: Sendable {
     }
 
     /// `appendTouch(_:session:line:file:raw:)` where the input's name is known to be the last
-    /// record's (set with `setFile`).
+    /// record's (set with `setFile`): the line copied after the others (one `memmove`), the
+    /// record written in place.
     @inline(__always)
     mutating func appendTouch(_ sample: TouchSample, session: Int32, line: Int, raw: UnsafeBufferPointer<UInt8>) {
-        samples.append(sample)
-        sessionIndex.append(session)
-        lines.append(line)
-        appendRaw(raw)
-    }
-
-    /// A buffer for `raw` of `count` bytes, the first `kept` of them `old`'s. The bytes past
-    /// `kept` are left as the allocation gave them (they are never read before written; zeroing
-    /// a fresh chunk's buffer, as `Array(repeating:)` does, was counted per byte by callgrind
-    /// — `rep stosb` — and the reader thread makes a chunk per hand-over).
-    private static func rawBuffer(count: Int, keeping old: [UInt8], _ kept: Int) -> [UInt8] {
-        Array(unsafeUninitializedCapacity: count) { b, initialized in
-            if kept > 0 { old.withUnsafeBufferPointer { b.baseAddress!.update(from: $0.baseAddress!, count: kept) } }
-            initialized = count
+        let n = raw.count, end = rawCount + n
+        if touchCount == storage.touchCapacity || end > storage.rawCapacity || !isKnownUniquelyReferenced(&storage) {
+            grow(rawNeeded: end)
         }
-    }
-
-    /// Copies a touch record's line to the end of `raw[0..<rawCount]` and notes where it ends.
-    @inline(__always)
-    private mutating func appendRaw(_ line: UnsafeBufferPointer<UInt8>) {
-        let n = line.count, end = rawCount + n
-        if end > raw.count { raw = Self.rawBuffer(count: max(end, 2 * raw.count, 4_096), keeping: raw, rawCount) }
-        if n > 0 {
-            raw.withUnsafeMutableBufferPointer { b in
-                (b.baseAddress! + rawCount).update(from: line.baseAddress!, count: n)
-            }
-        }
+        if n > 0 { (storage.raw + rawCount).update(from: raw.baseAddress!, count: n) }
+        (storage.touches + touchCount).initialize(to: ChunkTouch(sample: sample, session: session, line: line, rawEnd: end))
+        touchCount += 1
         rawCount = end
-        rawEnds.append(end)
+    }
+
+    /// Makes `storage` this chunk's own, with room for one more touch record and `rawNeeded`
+    /// bytes of lines.
+    @inline(never)
+    private mutating func grow(rawNeeded: Int) {
+        let touches = touchCount < storage.touchCapacity ? storage.touchCapacity : 2 * storage.touchCapacity
+        let bytes = rawNeeded <= storage.rawCapacity ? storage.rawCapacity : max(rawNeeded, 2 * storage.rawCapacity)
+        storage = ChunkTouches(copying: storage, touchCount: touchCount, rawCount: rawCount,
+                               touchCapacity: touches, rawCapacity: bytes)
     }
 
     private mutating func noteFile(_ file: String) {
-        fileStarts.append(samples.count)
+        fileStarts.append(touchCount)
         fileNames.append(file)
     }
 
@@ -150,14 +178,14 @@ public struct RecordChunk: Sendable {
     /// Gives the last touch record appended its attributes, which give some value (a reader
     /// that set one: `hasAnyValue` is not asked again).
     mutating func addAttributesOfLastTouch(_ attributes: SessionAttributes) {
-        attributeTouches.append(samples.count - 1)
+        attributeTouches.append(touchCount - 1)
         attributeValues.append(attributes)
     }
 
     /// Gives the last touch record appended its attributes (when it has any).
     mutating func setAttributesOfLastTouch(_ attributes: SessionAttributes) {
         guard attributes.hasAnyValue else { return }
-        attributeTouches.append(samples.count - 1)
+        attributeTouches.append(touchCount - 1)
         attributeValues.append(attributes)
     }
 
@@ -171,7 +199,7 @@ public struct RecordChunk: Sendable {
             if r.hasAttributes { setAttributesOfLastTouch(r.attributes) }
         default:
             others.append(item)
-            otherPositions.append(samples.count)
+            otherPositions.append(touchCount)
         }
     }
 
@@ -185,16 +213,15 @@ public struct RecordChunk: Sendable {
 
     /// Touch record `i`'s line as `RecordSource.lastRaw` gives it.
     public func rawText(ofTouch i: Int) -> String {
-        let start = i == 0 ? 0 : rawEnds[i - 1]
-        return raw.withUnsafeBufferPointer { b in
-            String(decoding: UnsafeBufferPointer(rebasing: b[start..<rawEnds[i]]), as: UTF8.self)
-        }
+        let end = touch(i).rawEnd, start = i == 0 ? 0 : storage.touches[i - 1].rawEnd
+        return String(decoding: UnsafeBufferPointer(start: storage.raw + start, count: end - start), as: UTF8.self)
     }
 
     /// Touch record `i` as a `TouchRecord` (its attributes looked up: for a few records only).
     public func record(ofTouch i: Int) -> TouchRecord {
-        var r = TouchRecord(session: sessionIDs[Int(sessionIndex[i])], sample: samples[i],
-                            source: SourceLocation(file: fileName(ofTouch: i), line: lines[i]))
+        let t = touch(i)
+        var r = TouchRecord(session: sessionIDs[Int(t.session)], sample: t.sample,
+                            source: SourceLocation(file: fileName(ofTouch: i), line: t.line))
         if let a = attributes(ofTouch: i) { r.attributes = a }
         return r
     }

@@ -258,31 +258,32 @@ public final class Ingester {
                 fileSourceID = writer.sourceID(of: SourceLocation(file: fileName, line: 0), input: sourceID)
             }
             state.records += 1
-            let origin = Origin(sourceID: fileSourceID, line: chunk.lines[i])
-            let k = Int(chunk.sessionIndex[i])
+            let touch = chunk.touch(i)
+            let origin = Origin(sourceID: fileSourceID, line: touch.line)
+            let k = Int(touch.session)
             var attributes: SessionAttributes?
             if attribute < chunk.attributeTouches.count, chunk.attributeTouches[attribute] == i {
                 attributes = chunk.attributeValues[attribute]
                 attribute += 1
             } else {
                 if handles[k] == nil { handles[k] = assembler.handle(of: chunk.sessionIDs[k]) }
-                if let h = handles[k], let event = assembler.add(chunk.samples[i], to: h, at: origin) {
+                if let h = handles[k], let event = assembler.add(touch.sample, to: h, at: origin) {
                     switch event {
                     case .accepted:
                         break
                     case .completed(let s):
                         handles[k] = nil
-                        try complete(s, at: SourceLocation(file: fileName, line: chunk.lines[i]), raw: { text.rawText(ofTouch: i) })
+                        try complete(s, at: SourceLocation(file: fileName, line: touch.line), raw: { text.rawText(ofTouch: i) })
                     case .rejected(let problem):
-                        try reject(Reject(source: SourceLocation(file: fileName, line: chunk.lines[i]),
+                        try reject(Reject(source: SourceLocation(file: fileName, line: touch.line),
                                           reason: problem.reason(session: chunk.sessionIDs[k]), raw: chunk.rawText(ofTouch: i)))
                     }
                     continue
                 }
             }
             handles[k] = nil
-            var r = TouchRecord(session: chunk.sessionIDs[k], sample: chunk.samples[i],
-                                source: SourceLocation(file: fileName, line: chunk.lines[i]))
+            var r = TouchRecord(session: chunk.sessionIDs[k], sample: touch.sample,
+                                source: SourceLocation(file: fileName, line: touch.line))
             if let attributes { r.attributes = attributes }
             try add(r, origin: origin, raw: { text.rawText(ofTouch: i) })
         }
