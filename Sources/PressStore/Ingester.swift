@@ -63,6 +63,9 @@ public struct IngestSummary: Sendable {
     }
     /// Of `sessionsNew`, sessions replayed as they were stored (`IngestOptions.replayStoredSessions`).
     public var sessionsReplayed = 0
+    /// After `finish`: which of the new sessions have their result for certain (for
+    /// `Replayer.replayMissing(excluding:)`); nil when not known.
+    public var replayedSessions: ReplayedSessions?
 
     /// `newSessionIDs` as runs of consecutive ids (new rows get consecutive ids), so memory does
     /// not grow with the input.
@@ -365,6 +368,7 @@ public final class Ingester {
         do {
             if keepingOpenSessions { for open in assembler.drain() { try keepOpen(open) } }
             try writeReplayed(all: true)
+            if state.sessionsNew > 0 { state.replayedSessions = replay?.replayed(ids: state.newSessionIDRuns) }
             replay?.stop()
             try writer.commitAndEnd()
         } catch {
