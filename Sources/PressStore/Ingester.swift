@@ -249,10 +249,10 @@ public final class Ingester {
         let text = ChunkText(chunk)
         // The assembler and the record count are worked on in locals for the chunk: as stored
         // properties of this class every `add` and `+= 1` was a dynamically checked access
-        // (`swift_beginAccess`, about 80 instructions each, two a record: 3.3 % of the
-        // ingesting thread; callgrind, 20,000 sessions). Nothing the loop calls reads either
-        // (`complete`, `reject` and the others' `handle` are given the assembler), and both go
-        // back when the chunk ends, also when it throws.
+        // (`swift_beginAccess`, about 80 instructions each): the loop made 399,094 of them for
+        // 20,000 sessions, 209,547 now, 2.7 % of the ingesting thread (callgrind). Nothing the
+        // loop calls reads either (`complete`, `reject` and the others' `handle` are given the
+        // assembler), and both go back when the chunk ends, also when it throws.
         var assembler = SessionAssembler<SessionAttributes, Origin>()
         swap(&assembler, &self.assembler)
         var records = 0
