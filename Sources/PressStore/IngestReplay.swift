@@ -22,6 +22,21 @@ final class SharedConfiguration: Sendable {
     init(_ value: PressConfiguration) { self.value = value }
 }
 
+/// Sessions an ingest run stored and replayed itself, their result rows written in the same
+/// transactions (`IngestSummary.replayedSessions`): every session with an id in `ids` whose
+/// configuration — its `config`, else `defaultConfig` — is a key of `versions` has its row
+/// under that version. `Replayer.replayMissing(excluding:)` then looks for missing results only
+/// among the other sessions.
+public struct ReplayedSessions: Sendable, Hashable {
+    /// `sessions.id`s of the run's new sessions.
+    public var ids: ClosedRange<Int64>
+    /// The configuration of sessions that name none, as the run replayed them.
+    public var defaultConfig: String
+    /// Configuration name → the version (`PressConfiguration.version`) its sessions were
+    /// replayed under.
+    public var versions: [String: String]
+}
+
 /// Replays jobs on a thread of its own (pure work: no database), handing the result rows back
 /// in submission order, through two `BlockingQueue`s. The ingesting thread submits batches of
 /// jobs and takes rows.
@@ -91,6 +106,9 @@ final class StoredSessionReplay {
     /// often follow one another, and comparing a name costs less than hashing it.
     private var last: (name: String, configuration: SharedConfiguration?)?
     private var redefined: Set<String> = []
+    /// Whether the worker gave some job back without a row (a session that cannot be replayed,
+    /// left to `replayMissing`).
+    private var someFailed = false
     private let worker: ReplayWorker
     private var batch: [ReplayJob] = []
     /// Jobs handed to the worker per batch (the hand-over costs a lock and a wake-up).
@@ -141,13 +159,30 @@ final class StoredSessionReplay {
             worker.submit(batch)
             batch.removeAll(keepingCapacity: true)
         }
-        let rows = worker.take(all: all).compactMap { $0 }
+        let done = worker.take(all: all)
+        let rows = done.compactMap { $0 }
+        if rows.count != done.count { someFailed = true }
         try store.insertResults(rows)
         return rows.count
     }
 
     /// Ends the worker thread (queued replays are dropped with the transaction).
     func stop() { worker.stop() }
+
+    /// What this run replayed for certain, once every queued row is written (`write(all: true)`):
+    /// the sessions `ids` (this run's, when they are one run of consecutive ids), each under
+    /// the version its configuration had as the run started — for the configurations none of
+    /// whose sessions was left to `replayMissing`. Nil when some session could not be replayed,
+    /// or the ids are not one run.
+    func replayed(ids runs: [(first: Int64, last: Int64)]) -> ReplayedSessions? {
+        guard !someFailed, runs.count == 1 else { return nil }
+        var versions: [String: String] = [:]
+        for (name, c) in chosen where !redefined.contains(name) {
+            if let c { versions[name] = c.value.version }
+        }
+        return ReplayedSessions(ids: runs[0].first...runs[0].last, defaultConfig: replayer.options.defaultConfig,
+                                versions: versions)
+    }
 
     /// A `{"type":"config"}` record named `name` was read: after the ingest it may change what
     /// `name` resolves to, so this run's sessions of that configuration are left to

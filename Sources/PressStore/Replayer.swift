@@ -88,8 +88,15 @@ public final class Replayer {
     /// Replays every session that has no result for the current version of its own
     /// configuration (what `pressdb ingest` runs after storing, and what `pressdb replay` does
     /// without `--as`). Re-running after an interrupted ingest completes what is missing.
+    ///
+    /// `replayed`: sessions known to have their results (an ingest run's,
+    /// `IngestSummary.replayedSessions`), not probed when asking whether a configuration has
+    /// anything missing, wherever the version they were replayed under is the configuration's
+    /// current one and the default configuration is the same. The sessions replayed are the
+    /// same either way: the ones without a result.
     @discardableResult
-    public func replayMissing(_ each: ((StoredSession, ResultRow) -> Void)? = nil) throws -> ReplaySummary {
+    public func replayMissing(excluding replayed: ReplayedSessions? = nil,
+                              _ each: ((StoredSession, ResultRow) -> Void)? = nil) throws -> ReplaySummary {
         var summary = ReplaySummary()
         let configNames = try storedConfigurationNames()
         var counter = ProgressCounter(report: options.progress)
@@ -101,7 +108,10 @@ public final class Replayer {
         var missing: [String: Bool] = [:]
         func isMissing(_ name: String, _ configuration: PressConfiguration) throws -> Bool {
             if let known = missing[name] { return known }
-            let answer = try anyMissing(name, version: configuration.version)
+            var known: ClosedRange<Int64>?
+            if let replayed, replayed.defaultConfig == options.defaultConfig,
+               replayed.versions[name] == configuration.version { known = replayed.ids }
+            let answer = try anyMissing(name, version: configuration.version, outside: known)
             missing[name] = answer
             return answer
         }
@@ -159,16 +169,31 @@ public final class Replayer {
     }
 
     /// True when some session of configuration `name` (sessions naming none count as the
-    /// default's) has no result for `version`.
-    private func anyMissing(_ name: String, version: String) throws -> Bool {
+    /// default's) has no result for `version`. Sessions with an id in `known` have theirs
+    /// (`ReplayedSessions`) and are not looked at.
+    ///
+    /// The question probes the results key once for every session it looks at: at the end of
+    /// an ingest of 20,000 sessions into a new database, 2,550 instructions a session, 4.4 % of
+    /// the ingesting thread (callgrind). The sessions outside `known` are two ranges of the
+    /// `sessions_by_config` index (`config = ?1 AND rowid < ?3`, `… AND rowid > ?4`), found
+    /// with a seek each.
+    private func anyMissing(_ name: String, version: String, outside known: ClosedRange<Int64>?) throws -> Bool {
         let missing = "NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = sessions.id AND r.config_version = ?2)"
-        let named = try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config = ?1 AND \(missing))")
-        named.bind(1, name); named.bind(2, version)
-        if try named.scalarInt() == 1 { return true }
+        func ask(_ config: String) throws -> Bool {
+            let s = try store.cached("""
+                SELECT EXISTS (SELECT 1 FROM sessions WHERE \(config) AND id < ?3 AND \(missing))
+                    OR EXISTS (SELECT 1 FROM sessions WHERE \(config) AND id > ?4 AND \(missing))
+                """)
+            s.bind(1, name)
+            s.bind(2, version)
+            // Without `known`, the two ranges are every id (below the largest, and the largest).
+            s.bind(3, known?.lowerBound ?? Int64.max)
+            s.bind(4, known?.upperBound ?? Int64.max - 1)
+            return try s.scalarInt() == 1
+        }
+        if try ask("config = ?1") { return true }
         guard name == options.defaultConfig else { return false }
-        let unnamed = try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config IS NULL AND \(missing))")
-        unnamed.bind(2, version)
-        return try unnamed.scalarInt() == 1
+        return try ask("config IS NULL")
     }
 
     /// Replays the sessions `filter` selects: under `configuration` when given (a counterfactual

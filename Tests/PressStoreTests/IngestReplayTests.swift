@@ -40,6 +40,35 @@ import PressFormats
         #expect(try replayer.replayMissing().replayed == 0)
     }
 
+    /// `IngestSummary.replayedSessions` names this run's ids and the versions they were
+    /// replayed under, and `replayMissing(excluding:)` still finds a session outside them that
+    /// has no result (one an earlier run left without it).
+    @Test func replayMissingSkipsOnlyTheSessionsTheRunReplayed() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        let first = try ingestNDJSON(store, Self.log, options: options)
+        #expect(first.replayedSessions?.ids == 1...3)
+        try store.db.execute("DELETE FROM results WHERE session_id = 2")   // session b, no config
+
+        let later = """
+            {"session":"d","t":4.0,"phase":"began","x":10,"y":10,"frame":[0,0,44,44]}
+            {"session":"d","t":4.1,"phase":"ended","x":10,"y":10}
+            """
+        let second = try ingestNDJSON(store, later, options: options)
+        let replayed = try #require(second.replayedSessions)
+        #expect(replayed.ids == 4...4)
+        #expect(replayed.defaultConfig == "spring-press")
+        #expect(replayed.versions == ["spring-press": PressConfiguration.springPress.version])
+        #expect(try store.db.prepare("SELECT count(*) FROM results").scalarInt() == 3)
+
+        let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+        #expect(try replayer.replayMissing(excluding: replayed).replayed == 1)
+        #expect(try store.db.prepare("SELECT session_id FROM results ORDER BY session_id").all()
+            == [[.integer(1)], [.integer(2)], [.integer(3)], [.integer(4)]])
+        #expect(try replayer.replayMissing(excluding: replayed).replayed == 0)
+    }
+
     @Test func leavesSessionsOfARedefinedConfigurationToReplayMissing() throws {
         let store = try Store.open(path: try temporaryDatabasePath())
         var options = IngestOptions()

@@ -187,7 +187,7 @@ struct IngestCommand: ParsableCommand {
             defer { replaying.clear() }
             replayOptions.progress = replaying.replayed
             let replayer = Replayer(store: store, catalog: catalog, options: replayOptions)
-            replayed = try replayer.replayMissing()
+            replayed = try replayer.replayMissing(excluding: summary.replayedSessions)
             replayed.replayed += summary.sessionsReplayed
         } catch {
             throw CLIError.failure("the sessions are stored, but replaying them failed: "
