@@ -11,6 +11,8 @@ final class IngestWriter: IngestSink {
     /// `IngestOptions.strict`: one transaction for the whole run, never committed in batches.
     let strict: Bool
     private var settings: PragmaScope?
+    /// The WAL's pages sent to disk after each commit (`WALWriteback`).
+    private let writeback: WALWriteback
     /// New sessions stored since the last commit.
     private(set) var sessionsInBatch = 0
     private var batchStart = ContinuousClock.now
@@ -83,6 +85,7 @@ final class IngestWriter: IngestSink {
     init(store: Store, strict: Bool) throws {
         self.store = store
         self.strict = strict
+        writeback = WALWriteback(store.db)
         settings = try store.db.settingPragmas(Self.connectionSettings)
         do {
             try store.db.begin()
@@ -106,6 +109,7 @@ final class IngestWriter: IngestSink {
     func commitAndEnd() throws {
         do {
             try store.db.commit()
+            writeback.start()
             end(committing: true)
         } catch {
             end(committing: false)
@@ -127,6 +131,7 @@ final class IngestWriter: IngestSink {
     /// begins the next batch (waiting for the lock while other writers take theirs).
     func commitBatch(committed: () -> Void = {}) throws {
         try store.db.commitAndHandOff()
+        writeback.start()
         committed()
         try store.db.begin()
         try store.stampIngestTime()
