@@ -229,7 +229,7 @@ public final class ByteInput {
             scanFrom = start + scanned
         }
     }
-    /// Whether every byte of `line` is below 0x80, as `isASCII(_:)` says, for a line
+    /// Whether every byte of `line` is below 0x80 (`firstNonASCII` finds none), for a line
     /// `nextLine` returned last (and the buffer has not been filled since): mostly one
     /// comparison, the bytes having been scanned when they were read (`asciiEnd`). The CSV and
     /// NDJSON readers' plain lines ask it (callgrind: checking each line's bytes again cost
@@ -424,7 +424,7 @@ public enum InputFormat: String, CaseIterable, Sendable {
 
 /// UTF-8 validation of a line: nil when valid, else a reason naming the offending byte.
 func utf8Problem(_ line: UnsafeBufferPointer<UInt8>) -> String? {
-    if isASCII(line) { return nil }
+    guard let base = line.baseAddress, ByteInput.firstNonASCII(base, from: 0, to: line.count) < line.count else { return nil }
     if String(validating: line, as: UTF8.self) != nil { return nil }
     // Locate the first invalid byte for the message.
     var k = 0
@@ -444,24 +444,6 @@ func utf8Problem(_ line: UnsafeBufferPointer<UInt8>) -> String? {
         k += n
     }
     return "invalid UTF-8"
-}
-
-/// Whether every byte of `line` is below 0x80: eight bytes at a time, the last eight
-/// overlapping the words before (callgrind: a byte-wise loop was 5 % of the CSV reader's
-/// instructions).
-@inline(__always)
-func isASCII(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = line.baseAddress else { return true }
-    let n = line.count
-    var bits: UInt64 = 0
-    if n >= 8 {
-        var k = 0
-        while k + 8 <= n { bits |= WordScan.load(base + k); k += 8 }
-        if k < n { bits |= WordScan.load(base + (n - 8)) }
-    } else {
-        for k in 0..<n { bits |= UInt64(base[k]) }
-    }
-    return bits & 0x8080_8080_8080_8080 == 0
 }
 
 /// The raw text of a line for the rejects table (invalid UTF-8 replaced by U+FFFD).
