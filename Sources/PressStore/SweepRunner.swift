@@ -391,8 +391,10 @@ final class SweepWorker: @unchecked Sendable {
         let axis = s.attributes.scrollAxis ?? Replay.defaultScrollAxis
         for g in plan.groups {
             let container = g.containerOverride?.apply(to: recorded) ?? recorded
+            // Only the results are kept: no array of control events (`keepingControlEvents`).
             let c = PressClassifier.classify(s.samples, frame: s.attributes.frame, container: container,
-                                             scrollAxis: axis, configuration: g.representative)
+                                             scrollAxis: axis, configuration: g.representative,
+                                             keepingControlEvents: false)
             for m in g.members {
                 do {
                     let r = try Replay.trace(c, resolved: plan.animations[m], display: plan.display).result

@@ -113,11 +113,11 @@ public enum PressClassifier {
     }
 
     /// `classify`, with `controlEvents` left empty unless `keepingControlEvents`: a replay that
-    /// only needs the result (`Replay.session`) makes the scale events as the control events
-    /// happen, without an array of them.
-    static func classify(_ samples: [TouchSample], frame: Rect?, container: Container,
-                         scrollAxis: ScrollAxis, configuration: PressConfiguration,
-                         keepingControlEvents: Bool) -> PressClassification {
+    /// only needs the result (`Replay.session`, the sweep) makes the scale events as the control
+    /// events happen, without an array of them.
+    package static func classify(_ samples: [TouchSample], frame: Rect?, container: Container,
+                                 scrollAxis: ScrollAxis, configuration: PressConfiguration,
+                                 keepingControlEvents: Bool) -> PressClassification {
         let touch = NormalizedTouch(samples)
         let frame = frame ?? Rect.minimumHitTarget(centeredOn: touch.origin)
         // The fields as locals, the value made once at the end: a `var` of the whole struct
