@@ -97,6 +97,7 @@ public final class Store {
     private var insertSessionStatement: Statement?
     private var insertResultStatement: Statement?
     private var insertResultsStatement: Statement?
+    private var insertFreshResultsStatement: Statement?
 
     /// The statement in `slot`, prepared from `sql` on first use, reset and ready to bind. It
     /// binds text and blobs in place (`Statement.bindsInPlace`): its caller binds every
@@ -468,8 +469,9 @@ public final class Store {
     /// statement per row would, and a statement's fixed cost — opening the table's and both
     /// indexes' cursors, ending the statement and freeing its registers — is paid once per
     /// 32 rows. Callgrind, ingest of 20,000 sessions: `insertResult` 17,700 instructions a row
-    /// before; see docs/benchmarks.md for after. A statement that fails is rolled back whole
-    /// (SQLite's statement journal); the caller's transaction is rolled back in any case.
+    /// before; see docs/benchmarks.md for after. An upsert that fails is rolled back whole
+    /// (SQLite's statement journal); a batch of new rows is written without one
+    /// (`insertFreshResultsSQL`); the caller's transaction is rolled back in any case.
     public func insertResults(_ rows: [ResultRow]) throws {
         if db.isInTransaction {
             try writeResults(rows)
@@ -500,7 +502,9 @@ public final class Store {
             }
             if let cells {
                 if cells.areFresh(batch) {
-                    try upsert()
+                    let s = try hot(&insertFreshResultsStatement, Store.insertFreshResultsSQL(rows: k))
+                    for j in 0..<k { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
+                    try s.run()
                     for r in batch { cells.countFresh(r) }
                 } else if SummaryCellsWriter.areDistinct(batch) {
                     try cells.write(batch: batch, in: db, upsert)
@@ -543,15 +547,37 @@ public final class Store {
         s.bind(p + 10, x.maxTravelPt); s.bind(p + 11, x.pressDepth); s.bind(p + 12, x.releaseJumpPt)
     }
 
-    /// The upsert of `rows` result rows (parameters `?1` … `?(13 × rows)`, `bindResult`'s order).
-    static func insertResultSQL(rows: Int) -> String {
+    /// The `VALUES` rows of a `rows`-row insert into `results`: parameters `?1` … `?(13 × rows)`,
+    /// `bindResult`'s order.
+    private static func resultValues(rows: Int) -> String {
         let values = (0..<rows).map { j in
             "(" + parameters(Int32(j * resultColumnCount + 1)...Int32((j + 1) * resultColumnCount)) + ")"
         }.joined(separator: ", ")
         return """
-            INSERT INTO results(session_id, config, config_version, counterfactual, outcome, cancel_reason,
+            (session_id, config, config_version, counterfactual, outcome, cancel_reason,
                 action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
             VALUES \(values)
+            """
+    }
+
+    /// The insert of `rows` result rows known to be new (`SummaryCellsWriter.areFresh`: ingest's
+    /// rows), parameters as `insertResultSQL`'s. `INSERT OR FAIL`, not the upsert, because an
+    /// upsert, like a plain `INSERT`, runs under a statement journal so that a failing row can
+    /// take back the rows before it, and a 32-row statement over the indexes' pages outgrew the
+    /// journal's memory: 9,400 pages (155 MB) written to a temporary file (`/var/tmp/etilqs_*`)
+    /// per ingest of 100,000 generated sessions, 18,940 of its 34,450 `pwrite` calls (strace).
+    /// `OR FAIL` keeps the rows before a failing one and needs no statement journal
+    /// (sqlite.org/lang_conflict.html: FAIL "does not back out prior changes of the SQL
+    /// statement"); the fresh rows cannot conflict, and should one (a bug) the statement still
+    /// fails with `SQLITE_CONSTRAINT` and the caller's transaction is rolled back whole.
+    static func insertFreshResultsSQL(rows: Int) -> String {
+        "INSERT OR FAIL INTO results" + resultValues(rows: rows)
+    }
+
+    /// The upsert of `rows` result rows (parameters `?1` … `?(13 × rows)`, `bindResult`'s order).
+    static func insertResultSQL(rows: Int) -> String {
+        return """
+            INSERT INTO results\(resultValues(rows: rows))
             ON CONFLICT(session_id, config_version) DO UPDATE SET
                 (config, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
                  duration_ms, max_travel_pt, press_depth, release_jump_pt)
