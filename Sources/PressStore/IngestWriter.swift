@@ -11,8 +11,10 @@ final class IngestWriter: IngestSink {
     /// `IngestOptions.strict`: one transaction for the whole run, never committed in batches.
     let strict: Bool
     private var settings: PragmaScope?
-    /// The WAL's pages sent to disk after each commit (`WALWriteback`).
-    private let writeback: WALWriteback
+    /// Copies each committed batch from the WAL into the database on a thread of its own
+    /// (`BackgroundCheckpoint`); nil for `strict` runs, which commit once, and for databases
+    /// another connection cannot open.
+    private let checkpoint: BackgroundCheckpoint?
     /// New sessions stored since the last commit.
     private(set) var sessionsInBatch = 0
     private var batchStart = ContinuousClock.now
@@ -25,21 +27,25 @@ final class IngestWriter: IngestSink {
     /// about 49 MB for 100,000 and for 400,000 sessions alike.
     static let cacheKiB = 16_384
 
-    /// WAL pages after which a commit of the run checkpoints (SQLite's default is 1,000 pages,
-    /// 16 MiB of WAL at 16 KiB pages). The `sessions.session` index takes keys in no order, so
-    /// each commit writes most of its leaf pages to the WAL again, and each checkpoint copied
-    /// every version it found into the database; fewer checkpoints copy a page once for several
-    /// commits. Bytes written (`ru_oublock`), ingest of `pressdb generate --seed 1` CSV: 4,163,831
-    /// records 825 → 738 MB, 1,041,453 records 149 → 143 MB (docs/benchmarks.md, branch ingest5).
+    /// WAL pages after which a commit of the run checkpoints on the ingesting connection
+    /// (SQLite's default is 1,000 pages, 16 MiB of WAL at 16 KiB pages). A batched run's
+    /// checkpoints are made by `BackgroundCheckpoint` after each commit, so this one is for
+    /// `strict` runs and for when the background connection could not keep up (its checkpoint
+    /// is passive and stops at pages a reader still needs). The `sessions.session` index takes
+    /// keys in no order, so each commit writes most of its leaf pages to the WAL again, and each
+    /// checkpoint copies every version it finds into the database; fewer checkpoints copy a page
+    /// once for several commits. Bytes written (`ru_oublock`), ingest of `pressdb generate
+    /// --seed 1` CSV: 4,163,831 records 825 → 738 MB, 1,041,453 records 149 → 143 MB
+    /// (docs/benchmarks.md, branch ingest5).
     ///
-    /// Crash safety is unchanged: WAL mode with `synchronous = NORMAL` keeps the database
-    /// consistent after a crash or power loss, and a process that dies loses no commit (the
-    /// commits are in the WAL, which the next open reads). What is larger is the window a power
-    /// loss or an OS crash may take back: with `NORMAL` the WAL is synced at each checkpoint, not
-    /// at each commit, so up to `walCheckpointPages` pages (160 MiB of WAL) of the latest commits
-    /// instead of 1,000 — whole sessions, which re-running the ingest stores again (duplicates
-    /// are skipped). The WAL file grows to about that size during a run; the last connection to
-    /// close checkpoints it and removes it, as before.
+    /// Crash safety: WAL mode with `synchronous = NORMAL` keeps the database consistent after a
+    /// crash or power loss, and a process that dies loses no commit (the commits are in the WAL,
+    /// which the next open reads). What a power loss or an OS crash may take back is what was
+    /// committed since the WAL was last synced, which with `NORMAL` happens at each checkpoint:
+    /// for a batched run about one batch (the background checkpoint follows each commit), for a
+    /// `strict` run the transaction itself. Whole sessions, which re-running the ingest stores
+    /// again (duplicates are skipped). The last connection to close checkpoints the WAL and
+    /// removes it.
     static let walCheckpointPages = 10_000
 
     /// The connection's settings while a run is open, each put back when it ends:
@@ -85,7 +91,7 @@ final class IngestWriter: IngestSink {
     init(store: Store, strict: Bool) throws {
         self.store = store
         self.strict = strict
-        writeback = WALWriteback(store.db)
+        checkpoint = strict ? nil : BackgroundCheckpoint.start(for: store.db)
         settings = try store.db.settingPragmas(Self.connectionSettings)
         do {
             try store.db.begin()
@@ -95,10 +101,13 @@ final class IngestWriter: IngestSink {
 
     deinit { if isOpen { end(committing: false) } }
 
-    /// Commits (or rolls back) the open transaction and puts the connection's settings back.
+    /// Commits (or rolls back) the open transaction, stops the background checkpoints (so the
+    /// store's connection, closing last, checkpoints what is left and removes the WAL) and puts
+    /// the connection's settings back.
     func end(committing: Bool) {
         guard isOpen else { return }
         isOpen = false
+        checkpoint?.stop()
         store.ingestedAt = nil
         if !committing { store.db.rollback() }
         settings?.restore()
@@ -109,7 +118,6 @@ final class IngestWriter: IngestSink {
     func commitAndEnd() throws {
         do {
             try store.db.commit()
-            writeback.start()
             end(committing: true)
         } catch {
             end(committing: false)
@@ -131,7 +139,7 @@ final class IngestWriter: IngestSink {
     /// begins the next batch (waiting for the lock while other writers take theirs).
     func commitBatch(committed: () -> Void = {}) throws {
         try store.db.commitAndHandOff()
-        writeback.start()
+        checkpoint?.request()
         committed()
         try store.db.begin()
         try store.stampIngestTime()
