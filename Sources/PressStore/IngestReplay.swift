@@ -37,6 +37,13 @@ public struct ReplayedSessions: Sendable, Hashable {
     public var versions: [String: String]
 }
 
+/// A job's result row, and its session's report keys for the summary cells (made here, on the
+/// worker's thread).
+struct ReplayedRow: Sendable {
+    var row: ResultRow
+    var sessionKeys: SessionKeys
+}
+
 /// Replays jobs on a thread of its own (pure work: no database), handing the result rows back
 /// in submission order, through two `BlockingQueue`s. The ingesting thread submits batches of
 /// jobs and takes rows.
@@ -44,7 +51,7 @@ final class ReplayWorker: @unchecked Sendable {
     private let jobs = BlockingQueue<[ReplayJob]>(capacity: .max)
     /// Rows done, a batch per batch of jobs, in submission order; nil for a session that cannot
     /// be replayed.
-    private let rows = BlockingQueue<[ResultRow?]>(capacity: .max)
+    private let rows = BlockingQueue<[ReplayedRow?]>(capacity: .max)
     /// Batches submitted and not yet taken back (touched by the ingesting thread only).
     private var outstanding = 0
     private let stopped = DispatchSemaphore(value: 0)
@@ -65,8 +72,8 @@ final class ReplayWorker: @unchecked Sendable {
 
     /// The rows finished so far (`all`: waits until every submitted job is finished), in
     /// submission order; nil marks a session that cannot be replayed.
-    func take(all: Bool) -> [ResultRow?] {
-        var done: [ResultRow?] = []
+    func take(all: Bool) -> [ReplayedRow?] {
+        var done: [ReplayedRow?] = []
         while outstanding > 0, let batch = rows.pop(timeout: all ? nil : .zero) {
             outstanding -= 1
             done += batch
@@ -82,10 +89,23 @@ final class ReplayWorker: @unchecked Sendable {
         stopped.wait()
     }
 
+    /// At most this many distinct session keys are kept for sharing (`work`); past it the set
+    /// starts again, so memory stays bounded whatever the keys.
+    static let sharedKeysLimit = 4_096
+
     private func work() {
+        // Sessions with the same report keys are given one shared array of them: the ingesting
+        // thread then compares keys by identity in the summary cells' dictionary and only
+        // releases a reference when it is done with a row, where a new array each freed the
+        // keys' strings and the array on that thread.
+        var shared = Set<SessionKeys>()
         while let batch = jobs.pop() {
-            rows.push(batch.map { try? Replayer.row(id: $0.id, samples: $0.samples, attributes: $0.attributes,
-                                                    under: $0.configuration.value, counterfactual: false, options: options) })
+            if shared.count > Self.sharedKeysLimit { shared.removeAll(keepingCapacity: true) }
+            rows.push(batch.map { job in
+                (try? Replayer.row(id: job.id, samples: job.samples, attributes: job.attributes,
+                                   under: job.configuration.value, counterfactual: false, options: options))
+                    .map { ReplayedRow(row: $0, sessionKeys: shared.insert(SessionKeys(of: job.attributes)).memberAfterInsert) }
+            })
         }
         stopped.signal()
     }
@@ -160,10 +180,10 @@ final class StoredSessionReplay {
             batch.removeAll(keepingCapacity: true)
         }
         let done = worker.take(all: all)
-        let rows = done.compactMap { $0 }
-        if rows.count != done.count { someFailed = true }
-        try store.insertResults(rows)
-        return rows.count
+        let replayed = done.compactMap { $0 }
+        if replayed.count != done.count { someFailed = true }
+        try store.insertFreshResults(replayed.map(\.row), sessionKeys: replayed.map(\.sessionKeys))
+        return replayed.count
     }
 
     /// Ends the worker thread (queued replays are dropped with the transaction).

@@ -10,6 +10,10 @@ final class IngestWriter: IngestSink {
     let store: Store
     /// `IngestOptions.strict`: one transaction for the whole run, never committed in batches.
     let strict: Bool
+    /// `IngestOptions.replayStoredSessions`: the run writes its sessions' results itself, with
+    /// `Store.insertFreshResults` (`StoredSessionReplay`), so the store need not note its new
+    /// sessions to recognise them.
+    let replaysStoredSessions: Bool
     private var settings: PragmaScope?
     /// Copies each committed batch from the WAL into the database on a thread of its own
     /// (`BackgroundCheckpoint`); nil for `strict` runs, which commit once, and for databases
@@ -88,9 +92,10 @@ final class IngestWriter: IngestSink {
 
     /// Starts a run: sets `connectionSettings` and opens the first transaction (for `strict`,
     /// the only one).
-    init(store: Store, strict: Bool) throws {
+    init(store: Store, strict: Bool, replaysStoredSessions: Bool) throws {
         self.store = store
         self.strict = strict
+        self.replaysStoredSessions = replaysStoredSessions
         checkpoint = strict ? nil : BackgroundCheckpoint.start(for: store.db)
         settings = try store.db.settingPragmas(Self.connectionSettings)
         do {
@@ -165,7 +170,7 @@ final class IngestWriter: IngestSink {
 
     /// Stores a complete session: its new `sessions.id`, or nil when the id is stored already.
     func insert(_ s: AssembledSession) throws -> Int64? {
-        let id = try store.insertSession(s)
+        let id = try store.insertSession(s, resultsWrittenFresh: replaysStoredSessions)
         if id != nil { sessionsInBatch += 1 }
         return id
     }

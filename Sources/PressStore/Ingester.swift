@@ -129,7 +129,8 @@ public final class Ingester {
     public init(store: Store, options: IngestOptions = IngestOptions()) throws {
         self.store = store
         self.options = options
-        let writer = try IngestWriter(store: store, strict: options.strict)
+        let writer = try IngestWriter(store: store, strict: options.strict,
+                                      replaysStoredSessions: options.replayStoredSessions)
         self.writer = writer
         do {
             pendingIDs = try writer.pendingIDs()

@@ -98,6 +98,7 @@ public final class Store {
     private var insertResultStatement: Statement?
     private var insertResultsStatement: Statement?
     private var insertFreshResultsStatement: Statement?
+    private var insertFreshResultStatement: Statement?
 
     /// The statement in `slot`, prepared from `sql` on first use, reset and ready to bind. It
     /// binds text and blobs in place (`Statement.bindsInPlace`): its caller binds every
@@ -262,8 +263,11 @@ public final class Store {
     /// else the config name (`variant_given` = 0).
     /// - Returns: the new row's `sessions.id`, or nil when a session of this id is stored already
     ///   (nothing changed; `storedSamples` gives its samples to compare).
+    /// - Parameter resultsWrittenFresh: the caller writes this session's results in this
+    ///   transaction with `insertFreshResults`, which counts them into the summary cells itself;
+    ///   false: `insertResults` is to know them for new rows (the session is noted for it).
     /// - Precondition: the session has at least one sample and ends with `ended` or `cancelled`.
-    public func insertSession(_ s: AssembledSession) throws -> Int64? {
+    public func insertSession(_ s: AssembledSession, resultsWrittenFresh: Bool = false) throws -> Int64? {
         let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
                                  source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), x0, y0, ingested_at)
@@ -289,7 +293,7 @@ public final class Store {
         try st.run()
         guard db.changes == 1 else { return nil }
         let id = db.lastInsertRowID
-        try summaryCells()?.sessionStored(id, s.meta)
+        if !resultsWrittenFresh { try summaryCells()?.sessionStored(id, s.meta) }
         return id
     }
 
@@ -477,6 +481,31 @@ public final class Store {
             try writeResults(rows)
         } else {
             try db.transaction { try writeResults(rows) }
+        }
+    }
+
+    /// Inserts result rows that are new for certain, counting each into the summary cells with
+    /// its session's report keys `sessionKeys[i]`: ingest's own results, each the first of a
+    /// session the same transaction stored (`insertSession(_:resultsWrittenFresh: true)`) under
+    /// its version. Nothing is read back or looked up; `INSERT OR FAIL` (`insertFreshResultsSQL`)
+    /// 32 rows to a statement, so a row that is not new after all fails the statement
+    /// (`SQLITE_CONSTRAINT`) instead of being counted twice.
+    /// - Precondition: in a transaction; `sessionKeys.count == rows.count`; no two rows are
+    ///   the same session and version.
+    /// - Throws: `DatabaseError`; the caller's transaction is to be rolled back.
+    func insertFreshResults(_ rows: [ResultRow], sessionKeys: [SessionKeys]) throws {
+        precondition(db.isInTransaction && sessionKeys.count == rows.count)
+        let cells = try summaryCells()
+        var i = 0
+        while i < rows.count {
+            let full = rows.count - i >= Store.resultsPerStatement
+            let n = full ? Store.resultsPerStatement : 1
+            let s = full ? try hot(&insertFreshResultsStatement, Store.insertFreshResultsSQL(rows: n))
+                : try hot(&insertFreshResultStatement, Store.insertFreshResultsSQL(rows: 1))
+            for j in 0..<n { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
+            try s.run()
+            if let cells { for j in 0..<n { cells.countInserted(rows[i + j], keys: sessionKeys[i + j]) } }
+            i += n
         }
     }
 

@@ -9,22 +9,54 @@ import CSQLite
 import PressCore
 import PressStats
 
+/// A session's report keys (`SummaryCells.keys(of:)`) with their hash, computed once: a cell's
+/// key is looked up in a dictionary for every result counted, and an ingest makes its sessions'
+/// keys on the replay worker's thread (`ReplayWorker`), not on the ingesting one.
+struct SessionKeys: Hashable, Sendable {
+    /// `SummaryCells.sessionAttributes`' values, in that order.
+    let values: [String?]
+    /// `values.hashValue`.
+    let hash: Int
+
+    init(_ values: [String?]) {
+        self.values = values
+        hash = values.hashValue
+    }
+
+    /// The keys of a session with attributes `a`, as `sessions` stores them.
+    init(of a: SessionAttributes) { self.init(SummaryCells.keys(of: a)) }
+
+    static func == (a: SessionKeys, b: SessionKeys) -> Bool { a.hash == b.hash && a.values == b.values }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
 /// What a maintained cell is keyed by: the result's configuration, version and counterfactual
 /// flag, and its session's report keys other than `config` (`SummaryCells.sessionAttributes`).
 struct SummaryCellKey: Hashable {
-    var config: String
-    var configVersion: String
-    var counterfactual: Bool
+    let config: String
+    let configVersion: String
+    let counterfactual: Bool
+    let keys: SessionKeys
     /// `SummaryCells.sessionAttributes`' values, in that order.
-    var attributes: [String?]
+    var attributes: [String?] { keys.values }
 
-    /// Hashes the flag and the session's keys, not the configuration and version: the rows of
-    /// one transaction are under one or a few of those (told apart by `==` within a bucket,
-    /// cheap for the same strings), and hashing the version's text for every row written was
-    /// most of the key's cost (callgrind, `replay --as`, 20,000 sessions).
+    init(config: String, configVersion: String, counterfactual: Bool, keys: SessionKeys) {
+        self.config = config; self.configVersion = configVersion; self.counterfactual = counterfactual
+        self.keys = keys
+    }
+
+    init(config: String, configVersion: String, counterfactual: Bool, attributes: [String?]) {
+        self.init(config: config, configVersion: configVersion, counterfactual: counterfactual,
+                  keys: SessionKeys(attributes))
+    }
+
+    /// Hashes the flag and the session's keys (their hash, made once), not the configuration
+    /// and version: the rows of one transaction are under one or a few of those (told apart by
+    /// `==` within a bucket, cheap for the same strings), and hashing the version's text for
+    /// every row written was most of the key's cost (callgrind, `replay --as`, 20,000 sessions).
     func hash(into hasher: inout Hasher) {
         hasher.combine(counterfactual)
-        for a in attributes { hasher.combine(a) }
+        hasher.combine(keys.hash)
     }
 }
 
@@ -229,6 +261,14 @@ final class SummaryCellsWriter {
         insertedRows += 1
         add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual,
                            attributes: new.keys), r.result)
+    }
+
+    /// Counts `r`, just inserted as a new row by `Store.insertFreshResults` (its session's keys
+    /// `keys`), without looking anything up.
+    func countInserted(_ r: ResultRow, keys: SessionKeys) {
+        insertedRows += 1
+        add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual, keys: keys),
+            r.result)
     }
 
     /// `Store.insertSession` stored session `id` with these attributes.

@@ -1,5 +1,6 @@
 // The insert that writes ingest's new result rows (Store.insertFreshResultsSQL): INSERT OR FAIL,
-// which SQLite runs without a statement journal.
+// which SQLite runs without a statement journal; and Store.insertFreshResults, which counts
+// those rows into the summary cells with the session keys the replay worker made.
 import CSQLite
 import Testing
 import PressCore
@@ -14,6 +15,13 @@ import PressCore
                                         releaseJumpPt: 0))
     }
 
+    /// The session and version of the stored result of the lowest session id.
+    static func firstStoredResult(_ store: Store) throws -> (Int64, String) {
+        let stored = try store.db.prepare("SELECT session_id, config_version FROM results ORDER BY session_id LIMIT 1")
+        #expect(try stored.step())
+        return (stored.int64(0), stored.text(1))
+    }
+
     /// sqlite.org/lang_conflict.html: on a constraint violation FAIL ends the statement with
     /// SQLITE_CONSTRAINT and "does not back out prior changes of the SQL statement", where the
     /// default (ABORT) backs the statement out, which is what its statement journal is for. So
@@ -21,10 +29,7 @@ import PressCore
     /// transaction is rolled back. The upsert would update the repeated row instead and not fail.
     @Test func aConflictFailsKeepingTheRowsBeforeIt() throws {
         let store = try ReplayWriteTests.ingested()
-        let stored = try store.db.prepare("SELECT session_id, config_version FROM results ORDER BY session_id LIMIT 1")
-        #expect(try stored.step())
-        let id = stored.int64(0), version = stored.text(1)
-        stored.reset()
+        let (id, version) = try Self.firstStoredResult(store)
         let before = try store.db.prepare("SELECT count(*) FROM results").scalarInt()
 
         try store.db.begin()
@@ -54,5 +59,82 @@ import PressCore
                 AND outcome = 'tap' AND feedback_latency_ms = 16.7 AND press_depth = 0.95
             """)
         #expect(try rows.scalarInt() == 2)
+    }
+
+    /// The summary cells and latency bins by their key (not their ids), and `summary_state`.
+    static func cells(_ db: Database) throws -> [String] {
+        var out: [String] = []
+        for sql in ["""
+            SELECT config, config_version, counterfactual, variant, control, screen, app_version, sessions, tap, cancel,
+                   scroll_abort, false_action, unseen_press, dead_press, release_jump_pt_max FROM summary_cells ORDER BY 1, 2, 3, 4, 5, 6, 7
+            """, """
+            SELECT c.config, c.config_version, c.counterfactual, c.variant, c.control, c.screen, c.app_version, l.metric,
+                   l.value, l.sessions FROM summary_latencies AS l JOIN summary_cells AS c ON c.id = l.cell_id
+            ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+            """, "SELECT results, max_rowid, outside_writes FROM summary_state"] {
+            let s = try db.prepare(sql)
+            while try s.step() {
+                out.append((0..<s.columnCount).map { s.isNull($0) ? "NULL" : s.text($0) }.joined(separator: "|"))
+            }
+        }
+        return out
+    }
+
+    // An ingest that replays as it stores writes its results with `insertFreshResults` (32 rows
+    // to a statement, the rest one at a time) and counts them with the keys its replay worker
+    // made, reading nothing back. Batches of 45 sessions leave 13 rows past a full statement in
+    // every batch. The cells it leaves must be what a rebuild from the stored rows gives
+    // (`SummaryCells.rebuild`: one SQL join of results and sessions, counted afresh), and match
+    // the tables (`areCurrent`).
+    @Test func anIngestsFreshResultsCountAsARebuild() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.batchSessions = 45
+        options.replayStoredSessions = true
+        let summary = try ingestNDJSON(store, try syntheticLog(SyntheticLogConfiguration(sessions: 400, seed: 11)),
+                                       options: options)
+        #expect(summary.sessionsNew == 400)
+        #expect(summary.sessionsReplayed == 400)
+        #expect(try SummaryCells.areCurrent(store.db))
+        let counted = try Self.cells(store.db)
+        try store.db.transaction { try SummaryCells.rebuild(store.db) }
+        #expect(try Self.cells(store.db) == counted)
+        #expect(counted.contains("400|\(try #require(try store.db.prepare("SELECT max(rowid) FROM results").scalarText()))|0"))
+    }
+
+    // A row `insertFreshResults` is told is new but is not (its session and version stored
+    // already) fails the statement with SQLITE_CONSTRAINT rather than being counted a second
+    // time; rolled back, the cells are as before.
+    @Test func aRowThatIsNotNewFailsInsteadOfBeingCountedTwice() throws {
+        let store = try ReplayWriteTests.ingested()
+        let (id, version) = try Self.firstStoredResult(store)
+        let before = try Self.cells(store.db)
+        try store.db.begin()
+        var failure: DatabaseError?
+        do {
+            try store.insertFreshResults([Self.row(id, version)], sessionKeys: [SessionKeys(of: SessionAttributes())])
+        } catch let e as DatabaseError { failure = e }
+        #expect(failure?.primaryCode == SQLITE_CONSTRAINT)
+        store.db.rollback()
+        #expect(try Self.cells(store.db) == before)
+    }
+
+    // A session's keys compare and hash as the array of them does, the hash made once: the
+    // cell key made from the array and the one made from `SessionKeys` are one key, and two
+    // sessions with the same stored keys (variant given, or the config name standing for it)
+    // have equal keys.
+    @Test func sessionKeysAreTheStoredKeys() {
+        let a = SessionAttributes(config: "spring-press", control: "buy", text: [.screen: "feed"])
+        let b = SessionAttributes(config: "spring-press", variant: "spring-press", control: "buy", text: [.screen: "feed"])
+        #expect(SessionKeys(of: a) == SessionKeys(of: b))
+        #expect(SessionKeys(of: a).values == SummaryCells.keys(of: a))
+        #expect(SummaryCells.keys(of: a).count == SummaryCells.sessionAttributes.count)
+        let fromArray = SummaryCellKey(config: "c", configVersion: "v", counterfactual: false, attributes: SummaryCells.keys(of: a))
+        let fromKeys = SummaryCellKey(config: "c", configVersion: "v", counterfactual: false, keys: SessionKeys(of: b))
+        #expect(fromArray == fromKeys)
+        #expect(Set([fromArray, fromKeys]).count == 1)
+        let other = SummaryCellKey(config: "c", configVersion: "v", counterfactual: false,
+                                   keys: SessionKeys(of: SessionAttributes(config: "spring-press", control: "share")))
+        #expect(other != fromArray)
     }
 }
