@@ -3,14 +3,23 @@
 import CSQLite
 
 /// Checkpoints a database's WAL on a connection and a thread of its own, once after each batch
-/// an ingest commits (`request`), so the ingesting thread neither copies WAL pages into the
-/// database nor waits for the syncs of a checkpoint.
+/// an ingest commits (`request`), so the ingesting thread copies few WAL pages into the database
+/// and waits for few syncs.
 ///
 /// Without it the whole run's WAL was copied by the checkpoint SQLite runs when the ingesting
 /// connection closes, on the ingesting thread at the end of the run, which then synced the WAL
 /// and the database file: on an ingest of 100,000 generated sessions (NDJSON, 104 MB) those two
 /// syncs took 97–103 ms, with this 32–54 ms (`strace -f -T -e fdatasync`, two runs each;
 /// docs/benchmarks.md, "The WAL checkpointed on a thread of its own").
+///
+/// The WAL still starts again from its beginning only at the ingesting connection's own
+/// checkpoints (every `IngestWriter.walCheckpointPages` pages), which find most frames copied
+/// already: SQLite rewinds the WAL when a write transaction begins with every frame copied
+/// (sqlite.org/wal.html, "WAL file growth"), and the ingest begins its next batch before the
+/// checkpoint of the last has ended. The cost is bytes: a page the run rewrites batch after
+/// batch (the `sessions.session` index's) is copied each time, `ru_oublock` of a
+/// 400,000-session CSV ingest 733 → 910–929 MB, written by a thread that waits on the disk,
+/// not on a core.
 ///
 /// A `SQLITE_CHECKPOINT_PASSIVE` checkpoint (`sqlite3_wal_checkpoint_v2`,
 /// sqlite.org/c3ref/wal_checkpoint_v2.html) "checkpoints as many frames as possible without
@@ -20,7 +29,8 @@ import CSQLite
 /// With `synchronous = NORMAL` a checkpoint syncs the WAL before it copies and the database file
 /// after (sqlite.org/pragma.html#pragma_synchronous), so each batch is durable shortly after its
 /// commit rather than only at the next automatic checkpoint: the window a power loss may take
-/// back is about one batch. Best effort: a checkpoint that fails (`SQLITE_BUSY` while another
+/// back is about one batch (while no other connection's read transaction holds the frames back:
+/// a checkpoint that may copy nothing syncs nothing). Best effort: a checkpoint that fails (`SQLITE_BUSY` while another
 /// connection checkpoints) is left to the next request or to the close.
 final class BackgroundCheckpoint: @unchecked Sendable {
     /// What the checkpoints did: how many ran and how many WAL frames they copied in all

@@ -89,8 +89,8 @@ final class ReplayWorker: @unchecked Sendable {
         stopped.wait()
     }
 
-    /// At most this many distinct session keys are kept for sharing (`work`); past it the set
-    /// starts again, so memory stays bounded whatever the keys.
+    /// Distinct session keys kept for sharing (`work`) before the set starts again (checked per
+    /// batch of jobs, so it may pass this by a batch), so memory stays bounded whatever the keys.
     static let sharedKeysLimit = 4_096
 
     private func work() {
@@ -140,6 +140,12 @@ final class StoredSessionReplay {
         replayer = Replayer(store: store, catalog: catalog,
                             options: ReplayOptions(defaultConfig: options.defaultConfig ?? Replay.defaultConfiguration.name))
         firstNewID = (try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0) + 1
+        // Results of no session above the largest id: left by a delete of their sessions made
+        // without foreign keys (which would have cascaded to them). New sessions take those ids
+        // (sqlite.org/autoinc.html), so such a row would pass for a new session's result — and
+        // make `insertFreshResults`' insert fail. They belong to no session and are in no
+        // report; they go, in this run's transaction.
+        try store.deleteResults(where: "r.session_id >= ?1", [.integer(firstNewID)])
         worker = ReplayWorker(options: replayer.options)
         batch.reserveCapacity(Self.batchSize)
     }

@@ -32,15 +32,15 @@ final class IngestWriter: IngestSink {
     static let cacheKiB = 16_384
 
     /// WAL pages after which a commit of the run checkpoints on the ingesting connection
-    /// (SQLite's default is 1,000 pages, 16 MiB of WAL at 16 KiB pages). A batched run's
-    /// checkpoints are made by `BackgroundCheckpoint` after each commit, so this one is for
-    /// `strict` runs and for when the background connection could not keep up (its checkpoint
-    /// is passive and stops at pages a reader still needs). The `sessions.session` index takes
-    /// keys in no order, so each commit writes most of its leaf pages to the WAL again, and each
-    /// checkpoint copies every version it finds into the database; fewer checkpoints copy a page
-    /// once for several commits. Bytes written (`ru_oublock`), ingest of `pressdb generate
-    /// --seed 1` CSV: 4,163,831 records 825 → 738 MB, 1,041,453 records 149 → 143 MB
-    /// (docs/benchmarks.md, branch ingest5).
+    /// (SQLite's default is 1,000 pages, 16 MiB of WAL at 16 KiB pages). In a batched run
+    /// `BackgroundCheckpoint` has copied most frames by then, but this checkpoint is still the
+    /// one after which SQLite starts the WAL again from its beginning (see there), so the WAL
+    /// grows to about this size during a run. The `sessions.session` index takes keys in no
+    /// order, so each commit writes most of its leaf pages to the WAL again; checkpointing on
+    /// the ingesting thread only this seldom kept those copies off it. Bytes written
+    /// (`ru_oublock`), ingest of `pressdb generate --seed 1` CSV: 4,163,831 records 825 → 738 MB,
+    /// 1,041,453 records 149 → 143 MB (docs/benchmarks.md, branch ingest5); the background
+    /// checkpoints, copying each batch, took the first back up to 910–929 MB, off this thread.
     ///
     /// Crash safety: WAL mode with `synchronous = NORMAL` keeps the database consistent after a
     /// crash or power loss, and a process that dies loses no commit (the commits are in the WAL,

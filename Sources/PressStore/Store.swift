@@ -494,6 +494,7 @@ public final class Store {
     ///   the same session and version.
     /// - Throws: `DatabaseError`; the caller's transaction is to be rolled back.
     func insertFreshResults(_ rows: [ResultRow], sessionKeys: [SessionKeys]) throws {
+        guard !rows.isEmpty else { return }
         precondition(db.isInTransaction && sessionKeys.count == rows.count)
         let cells = try summaryCells()
         var i = 0

@@ -101,14 +101,14 @@ import PressCore
         options.replayStoredSessions = true
         do {
             let store = try Store.open(path: path)
-            let summary = try ingestNDJSON(store, try syntheticLog(SyntheticLogConfiguration(sessions: 300, seed: 7)),
+            let summary = try ingestNDJSON(store, try syntheticLog(SyntheticLogConfiguration(sessions: 3_000, seed: 7)),
                                            options: options)
-            #expect(summary.sessionsNew == 300)
+            #expect(summary.sessionsNew == 3_000)
         }
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         let db = try Database(path: path, readOnly: true)
-        #expect(try db.prepare("SELECT count(*) FROM sessions").scalarInt() == 300)
-        #expect(try db.prepare("SELECT count(DISTINCT session_id) FROM results").scalarInt() == 300)
+        #expect(try db.prepare("SELECT count(*) FROM sessions").scalarInt() == 3_000)
+        #expect(try db.prepare("SELECT count(DISTINCT session_id) FROM results").scalarInt() == 3_000)
         #expect(try db.prepare("PRAGMA integrity_check").scalarText() == "ok")
     }
 

@@ -82,24 +82,64 @@ import PressCore
 
     // An ingest that replays as it stores writes its results with `insertFreshResults` (32 rows
     // to a statement, the rest one at a time) and counts them with the keys its replay worker
-    // made, reading nothing back. Batches of 45 sessions leave 13 rows past a full statement in
-    // every batch. The cells it leaves must be what a rebuild from the stored rows gives
-    // (`SummaryCells.rebuild`: one SQL join of results and sessions, counted afresh), and match
-    // the tables (`areCurrent`).
+    // made, reading nothing back. The log defines a configuration `soft` that a tenth of the
+    // sessions name, and redefines it half-way (`StoredSessionReplay.mayBeRedefined` then
+    // deletes the run's `soft` results written so far, through the cells, and leaves those
+    // sessions to `replayMissing`, which writes them read back). The cells the run leaves must
+    // be what a rebuild from the stored rows gives (`SummaryCells.rebuild`: one SQL join of
+    // results and sessions, counted afresh), and match the tables (`areCurrent`).
     @Test func anIngestsFreshResultsCountAsARebuild() throws {
         let store = try Store.open(path: try temporaryDatabasePath())
         var options = IngestOptions()
         options.batchSessions = 45
         options.replayStoredSessions = true
-        let summary = try ingestNDJSON(store, try syntheticLog(SyntheticLogConfiguration(sessions: 400, seed: 11)),
-                                       options: options)
-        #expect(summary.sessionsNew == 400)
-        #expect(summary.sessionsReplayed == 400)
+        let lines = try syntheticLog(SyntheticLogConfiguration(sessions: 3_000, seed: 11)).split(separator: "\n")
+        var log = #"{"type":"config","name":"soft","base":"spring-press","pressed_scale":0.97}"# + "\n"
+        for (i, line) in lines.enumerated() {
+            if i == lines.count / 2 { log += #"{"type":"config","name":"soft","base":"spring-press","pressed_scale":0.9}"# + "\n" }
+            log += (i % 10 == 0 ? line.replacingOccurrences(of: #""config":"spring-press""#, with: #""config":"soft""#) : String(line)) + "\n"
+        }
+        let summary = try ingestNDJSON(store, log, options: options)
+        #expect(summary.sessionsNew == 3_000)
+        #expect(summary.sessionsReplayed < 3_000)  // the redefined configuration's are left out
+        let catalog = try ConfigurationCatalog(store: store)
+        #expect(try catalog.importConfigRecords().isEmpty)
+        _ = try Replayer(store: store, catalog: catalog).replayMissing()
+        #expect(try store.db.prepare("SELECT count(*) FROM results").scalarInt() == 3_000)
         #expect(try SummaryCells.areCurrent(store.db))
         let counted = try Self.cells(store.db)
         try store.db.transaction { try SummaryCells.rebuild(store.db) }
         #expect(try Self.cells(store.db) == counted)
-        #expect(counted.contains("400|\(try #require(try store.db.prepare("SELECT max(rowid) FROM results").scalarText()))|0"))
+        #expect(counted.contains { $0.hasPrefix("soft|") })
+    }
+
+    // A result row whose session was deleted without foreign keys (the sqlite3 shell's default)
+    // is left behind under an id the next session stored takes again. The next ingest removes
+    // such rows as it begins (they belong to no session), so its new sessions' results are new
+    // as `insertFreshResults` writes them: the ingest succeeds, and its cells are a rebuild's.
+    @Test func resultsLeftByADeletedSessionDoNotStopTheNextIngest() throws {
+        let path = try temporaryDatabasePath()
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        do {
+            let store = try Store.open(path: path)
+            _ = try ingestNDJSON(store, try syntheticLog(SyntheticLogConfiguration(sessions: 100, seed: 5)), options: options)
+        }
+        let outside = try Database(path: path)
+        try outside.execute("PRAGMA foreign_keys = OFF")
+        try outside.execute("DELETE FROM sessions WHERE id > (SELECT max(id) - 40 FROM sessions)")
+        #expect(try outside.prepare("SELECT count(*) FROM results WHERE session_id NOT IN (SELECT id FROM sessions)").scalarInt() == 40)
+        let store = try Store.open(path: path)
+        let summary = try ingestNDJSON(store, try syntheticLog(SyntheticLogConfiguration(sessions: 100, seed: 6)),
+                                       name: "second.ndjson", options: options)
+        #expect(summary.sessionsNew > 0)
+        #expect(try store.db.prepare("SELECT count(*) FROM results WHERE session_id NOT IN (SELECT id FROM sessions)").scalarInt() == 0)
+        #expect(try store.db.prepare("SELECT count(*) FROM results").scalarInt()
+                == store.db.prepare("SELECT count(*) FROM sessions").scalarInt())
+        #expect(try SummaryCells.areCurrent(store.db))
+        let counted = try Self.cells(store.db)
+        try store.db.transaction { try SummaryCells.rebuild(store.db) }
+        #expect(try Self.cells(store.db) == counted)
     }
 
     // A row `insertFreshResults` is told is new but is not (its session and version stored
@@ -115,6 +155,7 @@ import PressCore
             try store.insertFreshResults([Self.row(id, version)], sessionKeys: [SessionKeys(of: SessionAttributes())])
         } catch let e as DatabaseError { failure = e }
         #expect(failure?.primaryCode == SQLITE_CONSTRAINT)
+        #expect(store.db.summaryCells?.isEmpty ?? true)  // nothing counted, before the rollback drops it
         store.db.rollback()
         #expect(try Self.cells(store.db) == before)
     }
