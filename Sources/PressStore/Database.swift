@@ -170,6 +170,14 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Pages this connection has written to the WAL since it opened (in rollback-journal mode,
+    /// to the database file): `SQLITE_DBSTATUS_CACHE_WRITE` (sqlite.org/c3ref/c_dbstatus_options.html).
+    public var pagesWritten: Int {
+        var current: Int32 = 0, highwater: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_WRITE, &current, &highwater, 0)
+        return Int(current)
+    }
+
     /// The open transaction's changes to the maintained summary cells
     /// (PressStore/SummaryCells.swift), made by `Store`'s result writes; nil until the first
     /// such write, and on a schema without the cells.

@@ -19,6 +19,10 @@ final class IngestWriter: IngestSink {
     /// (`BackgroundCheckpoint`); nil for `strict` runs, which commit once, and for databases
     /// another connection cannot open.
     private let checkpoint: BackgroundCheckpoint?
+    /// `IngestOptions.backgroundCheckpointPages`.
+    let backgroundCheckpointPages: Int
+    /// `Database.pagesWritten` when the last background checkpoint was requested.
+    private var pagesAtLastCheckpoint = 0
     /// New sessions stored since the last commit.
     private(set) var sessionsInBatch = 0
     private var batchStart = ContinuousClock.now
@@ -40,13 +44,15 @@ final class IngestWriter: IngestSink {
     /// the ingesting thread only this seldom kept those copies off it. Bytes written
     /// (`ru_oublock`), ingest of `pressdb generate --seed 1` CSV: 4,163,831 records 825 → 738 MB,
     /// 1,041,453 records 149 → 143 MB (docs/benchmarks.md, branch ingest5); the background
-    /// checkpoints, copying each batch, took the first back up to 910–929 MB, off this thread.
+    /// checkpoints, each copying what 2,048 pages of WAL hold, add to the first (780 MB), off
+    /// this thread.
     ///
     /// Crash safety: WAL mode with `synchronous = NORMAL` keeps the database consistent after a
     /// crash or power loss, and a process that dies loses no commit (the commits are in the WAL,
     /// which the next open reads). What a power loss or an OS crash may take back is what was
     /// committed since the WAL was last synced, which with `NORMAL` happens at each checkpoint:
-    /// for a batched run about one batch (the background checkpoint follows each commit), for a
+    /// for a batched run about `backgroundCheckpointPages` pages of WAL (a background checkpoint
+    /// follows the commit that passes them), for a
     /// `strict` run the transaction itself. Whole sessions, which re-running the ingest stores
     /// again (duplicates are skipped). The last connection to close checkpoints the WAL and
     /// removes it.
@@ -92,8 +98,9 @@ final class IngestWriter: IngestSink {
 
     /// Starts a run: sets `connectionSettings` and opens the first transaction (for `strict`,
     /// the only one).
-    init(store: Store, strict: Bool, replaysStoredSessions: Bool) throws {
+    init(store: Store, strict: Bool, replaysStoredSessions: Bool, backgroundCheckpointPages: Int) throws {
         self.store = store
+        self.backgroundCheckpointPages = backgroundCheckpointPages
         self.strict = strict
         self.replaysStoredSessions = replaysStoredSessions
         checkpoint = strict ? nil : BackgroundCheckpoint.start(for: store.db)
@@ -144,7 +151,10 @@ final class IngestWriter: IngestSink {
     /// begins the next batch (waiting for the lock while other writers take theirs).
     func commitBatch(committed: () -> Void = {}) throws {
         try store.db.commitAndHandOff()
-        checkpoint?.request()
+        if let checkpoint, store.db.pagesWritten - pagesAtLastCheckpoint >= backgroundCheckpointPages {
+            checkpoint.request()
+            pagesAtLastCheckpoint = store.db.pagesWritten
+        }
         committed()
         try store.db.begin()
         try store.stampIngestTime()

@@ -90,7 +90,8 @@ import PressCore
         #expect(status.int64(2) == Int64(log))
     }
 
-    // An ingest that replays as it stores (as `pressdb ingest` does), committed in batches of 50 sessions (a checkpoint requested after each) stores
+    // An ingest that replays as it stores (as `pressdb ingest` does), committed in batches of 50
+    // sessions with a checkpoint requested after each (`backgroundCheckpointPages` 1), stores
     // every session of the log with its result, and closing the store leaves no WAL behind: the
     // background connection closed first, so the store's was the last and removed it
     // (sqlite.org/wal.html, "the WAL file is deleted when the last connection closes").
@@ -98,6 +99,7 @@ import PressCore
         let path = try temporaryDatabasePath()
         var options = IngestOptions()
         options.batchSessions = 50
+        options.backgroundCheckpointPages = 1
         options.replayStoredSessions = true
         do {
             let store = try Store.open(path: path)
