@@ -23,6 +23,8 @@ let package = Package(
         ),
         // glibc's libm extensions (`sincos`) that Swift's Glibc module does not declare.
         .systemLibrary(name: "CLibm", path: "Sources/CLibm"),
+        // Linux's GNU extensions (`sync_file_range`) that Swift's Glibc module does not declare.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // Build-time tool and plugin that embed migrations/*.sql and reports/*.sql into the binary.
         .executableTarget(name: "EmbedSQLTool"),
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
@@ -39,7 +41,7 @@ let package = Package(
         // SQLite: connection, statements, migrations, ingest writer, queries.
         .target(
             name: "PressStore",
-            dependencies: ["CSQLite", "PressCore", "PressFormats", "PressStats"],
+            dependencies: ["CSQLite", "CLinux", "PressCore", "PressFormats", "PressStats"],
             plugins: ["EmbedSQL"]
         ),
         // The command-line tool.

@@ -136,7 +136,21 @@ public final class Locked<Value>: @unchecked Sendable {
 /// once, so on a one-core machine the second worker would never start while the first waits for
 /// the ingesting thread, which waits for the second.
 struct ThreadWork: @unchecked Sendable {
+    /// The thread's nice value above the process's (0: the same): a thread that feeds another
+    /// gives way to it when the two share a core (Linux keeps a nice value per thread; elsewhere
+    /// nothing changes).
+    var niceness: Int32 = 0
     let run: () -> Void
+
+    /// The niceness of ingest's reader and replay worker, which feed the ingesting thread: on
+    /// two cores the three share them, and the ingesting thread, whose CPU time is the run's wall
+    /// time, waited for a core 0.12–0.26 s of a 1.5 s run at the same niceness.
+    static let feederNiceness: Int32 = 5
+
+    init(niceness: Int32 = 0, _ run: @escaping () -> Void) {
+        self.niceness = niceness
+        self.run = run
+    }
 
     /// Starts `run` on a new detached thread.
     func start() {
@@ -144,6 +158,14 @@ struct ThreadWork: @unchecked Sendable {
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            #if os(Linux)
+            if box.work.niceness != 0 {
+                // `who` 0 is the calling thread (setpriority(2), "Linux notes"); raising a nice
+                // value needs no privilege. Best effort: a failure leaves it as it was.
+                let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, current + box.work.niceness)
+            }
+            #endif
             box.work.run()
             return nil
         }, context)

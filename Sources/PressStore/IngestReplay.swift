@@ -60,7 +60,7 @@ final class ReplayWorker: @unchecked Sendable {
 
     init(options: ReplayOptions) {
         self.options = options
-        ThreadWork { self.work() }.start()
+        ThreadWork(niceness: ThreadWork.feederNiceness) { self.work() }.start()
     }
 
     /// Queues `batch` for replay.

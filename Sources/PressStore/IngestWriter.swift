@@ -19,6 +19,9 @@ final class IngestWriter: IngestSink {
     /// (`BackgroundCheckpoint`); nil for `strict` runs, which commit once, and for databases
     /// another connection cannot open.
     private let checkpoint: BackgroundCheckpoint?
+    /// The WAL's pages sent to disk after each commit (`WALWriteback`), so that the syncs of
+    /// the checkpoints, the last one's at the close above all, find them written.
+    private let writeback: WALWriteback
     /// `IngestOptions.backgroundCheckpointPages`.
     let backgroundCheckpointPages: Int
     /// `Database.pagesWritten` when the last background checkpoint was requested.
@@ -104,6 +107,7 @@ final class IngestWriter: IngestSink {
         self.strict = strict
         self.replaysStoredSessions = replaysStoredSessions
         checkpoint = strict ? nil : BackgroundCheckpoint.start(for: store.db)
+        writeback = WALWriteback(store.db)
         settings = try store.db.settingPragmas(Self.connectionSettings)
         do {
             try store.db.begin()
@@ -130,6 +134,7 @@ final class IngestWriter: IngestSink {
     func commitAndEnd() throws {
         do {
             try store.db.commit()
+            writeback.start()
             end(committing: true)
         } catch {
             end(committing: false)
@@ -151,6 +156,7 @@ final class IngestWriter: IngestSink {
     /// begins the next batch (waiting for the lock while other writers take theirs).
     func commitBatch(committed: () -> Void = {}) throws {
         try store.db.commitAndHandOff()
+        writeback.start()
         if let checkpoint, store.db.pagesWritten - pagesAtLastCheckpoint >= backgroundCheckpointPages {
             checkpoint.request()
             pagesAtLastCheckpoint = store.db.pagesWritten

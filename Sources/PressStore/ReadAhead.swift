@@ -104,7 +104,7 @@ final class ReadAheadFeed<Source: ChunkedRecordSource>: RecordFeed, @unchecked S
         self.source = source
         self.input = input
         self.idleTimeout = idleTimeout
-        ThreadWork { self.read() }.start()
+        ThreadWork(niceness: ThreadWork.feederNiceness) { self.read() }.start()
     }
 
     private func read() {
