@@ -15,9 +15,10 @@ final class IngestWriter: IngestSink {
     /// sessions to recognise them.
     let replaysStoredSessions: Bool
     private var settings: PragmaScope?
-    /// Copies each committed batch from the WAL into the database on a thread of its own
-    /// (`BackgroundCheckpoint`); nil for `strict` runs, which commit once, and for databases
-    /// another connection cannot open.
+    /// Copies committed WAL pages into the database on a thread of its own
+    /// (`BackgroundCheckpoint`), after the commit that passes each `backgroundCheckpointPages`
+    /// pages written; nil for `strict` runs, which commit once, and for databases another
+    /// connection cannot open.
     private let checkpoint: BackgroundCheckpoint?
     /// The WAL's pages sent to disk after each commit (`WALWriteback`), so that the syncs of
     /// the checkpoints, the last one's at the close above all, find them written.
@@ -55,9 +56,8 @@ final class IngestWriter: IngestSink {
     /// which the next open reads). What a power loss or an OS crash may take back is what was
     /// committed since the WAL was last synced, which with `NORMAL` happens at each checkpoint:
     /// for a batched run about `backgroundCheckpointPages` pages of WAL (a background checkpoint
-    /// follows the commit that passes them), for a
-    /// `strict` run the transaction itself. Whole sessions, which re-running the ingest stores
-    /// again (duplicates are skipped). The last connection to close checkpoints the WAL and
+    /// follows the commit that passes them), for a `strict` run the transaction itself. Whole
+    /// sessions, which re-running the ingest stores again (duplicates are skipped). The last connection to close checkpoints the WAL and
     /// removes it.
     static let walCheckpointPages = 10_000
 
