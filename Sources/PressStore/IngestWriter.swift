@@ -101,11 +101,11 @@ final class IngestWriter: IngestSink {
 
     /// Starts a run: sets `connectionSettings` and opens the first transaction (for `strict`,
     /// the only one).
-    init(store: Store, strict: Bool, replaysStoredSessions: Bool, backgroundCheckpointPages: Int) throws {
+    init(store: Store, options: IngestOptions) throws {
         self.store = store
-        self.backgroundCheckpointPages = backgroundCheckpointPages
-        self.strict = strict
-        self.replaysStoredSessions = replaysStoredSessions
+        strict = options.strict
+        replaysStoredSessions = options.replayStoredSessions
+        backgroundCheckpointPages = options.backgroundCheckpointPages
         checkpoint = strict ? nil : BackgroundCheckpoint.start(for: store.db)
         writeback = WALWriteback(store.db)
         settings = try store.db.settingPragmas(Self.connectionSettings)

@@ -138,9 +138,7 @@ public final class Ingester {
     public init(store: Store, options: IngestOptions = IngestOptions()) throws {
         self.store = store
         self.options = options
-        let writer = try IngestWriter(store: store, strict: options.strict,
-                                      replaysStoredSessions: options.replayStoredSessions,
-                                      backgroundCheckpointPages: options.backgroundCheckpointPages)
+        let writer = try IngestWriter(store: store, options: options)
         self.writer = writer
         do {
             pendingIDs = try writer.pendingIDs()

@@ -499,15 +499,20 @@ public final class Store {
         let cells = try summaryCells()
         var i = 0
         while i < rows.count {
-            let full = rows.count - i >= Store.resultsPerStatement
-            let n = full ? Store.resultsPerStatement : 1
-            let s = full ? try hot(&insertFreshResultsStatement, Store.insertFreshResultsSQL(rows: n))
-                : try hot(&insertFreshResultStatement, Store.insertFreshResultsSQL(rows: 1))
-            for j in 0..<n { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
-            try s.run()
-            if let cells { for j in 0..<n { cells.countInserted(rows[i + j], keys: sessionKeys[i + j]) } }
+            let n = rows.count - i >= Store.resultsPerStatement ? Store.resultsPerStatement : 1
+            try insertFresh(rows[i..<(i + n)])
+            if let cells { for j in i..<(i + n) { cells.countInserted(rows[j], keys: sessionKeys[j]) } }
             i += n
         }
+    }
+
+    /// Runs `insertFreshResultsSQL` over `rows`: `Store.resultsPerStatement` rows, or one.
+    private func insertFresh(_ rows: ArraySlice<ResultRow>) throws {
+        precondition(rows.count == Store.resultsPerStatement || rows.count == 1)
+        let s = rows.count == 1 ? try hot(&insertFreshResultStatement, Store.insertFreshResultsSQL(rows: 1))
+            : try hot(&insertFreshResultsStatement, Store.insertFreshResultsSQL(rows: rows.count))
+        for (j, r) in rows.enumerated() { Store.bindResult(s, r, first: Int32(j * Store.resultColumnCount + 1)) }
+        try s.run()
     }
 
     /// Rows per multi-row `INSERT` in `insertResults`.
@@ -532,9 +537,7 @@ public final class Store {
             }
             if let cells {
                 if cells.areFresh(batch) {
-                    let s = try hot(&insertFreshResultsStatement, Store.insertFreshResultsSQL(rows: k))
-                    for j in 0..<k { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
-                    try s.run()
+                    try insertFresh(batch)
                     for r in batch { cells.countFresh(r) }
                 } else if SummaryCellsWriter.areDistinct(batch) {
                     try cells.write(batch: batch, in: db, upsert)
