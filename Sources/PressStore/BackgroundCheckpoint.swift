@@ -4,8 +4,8 @@ import CSQLite
 
 /// Checkpoints a database's WAL on a connection and a thread of its own when an ingest asks
 /// (`request`: after a batch commit, once `IngestOptions.backgroundCheckpointPages` pages were
-/// written since the last), so the ingesting thread copies few WAL pages into the database and
-/// waits for few syncs.
+/// written since the last; by default after every batch), so the ingesting thread copies few
+/// WAL pages into the database and waits for few syncs.
 ///
 /// Without it the whole run's WAL was copied by the checkpoint SQLite runs when the ingesting
 /// connection closes, on the ingesting thread at the end of the run, which then synced the WAL
@@ -19,8 +19,8 @@ import CSQLite
 /// (sqlite.org/wal.html, "WAL file growth"), and the ingest begins its next batch before the
 /// checkpoint of the last has ended. The cost is bytes: a page the run rewrites batch after
 /// batch (the `sessions.session` index's) is copied at each checkpoint, `ru_oublock` of a
-/// 400,000-session CSV ingest 733 → 780 MB (929 MB with a checkpoint after every batch),
-/// written by a thread that waits on the disk, not on a core.
+/// 400,000-session CSV ingest 733 → 920–929 MB with a checkpoint after every batch (783–802 MB
+/// with one each 2,048 pages), written by a thread that waits on the disk, not on a core.
 ///
 /// A `SQLITE_CHECKPOINT_PASSIVE` checkpoint (`sqlite3_wal_checkpoint_v2`,
 /// sqlite.org/c3ref/wal_checkpoint_v2.html) "checkpoints as many frames as possible without
@@ -30,7 +30,7 @@ import CSQLite
 /// With `synchronous = NORMAL` a checkpoint syncs the WAL before it copies and the database file
 /// after (sqlite.org/pragma.html#pragma_synchronous), so what is committed is durable soon after
 /// rather than only at the next automatic checkpoint: the window a power loss may take back is
-/// about 2,048 pages of WAL (while no other connection's read transaction holds the frames back:
+/// about a batch (while no other connection's read transaction holds the frames back:
 /// a checkpoint that may copy nothing syncs nothing). Best effort: a checkpoint that fails
 /// (`SQLITE_BUSY` while another connection checkpoints) is left to the next request or to the
 /// close.

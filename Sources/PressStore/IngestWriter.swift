@@ -16,9 +16,9 @@ final class IngestWriter: IngestSink {
     let replaysStoredSessions: Bool
     private var settings: PragmaScope?
     /// Copies committed WAL pages into the database on a thread of its own
-    /// (`BackgroundCheckpoint`), after the commit that passes each `backgroundCheckpointPages`
-    /// pages written; nil for `strict` runs, which commit once, and for databases another
-    /// connection cannot open.
+    /// (`BackgroundCheckpoint`), after each commit once `backgroundCheckpointPages` pages were
+    /// written since the last (by default every commit that wrote any); nil for `strict` runs,
+    /// which commit once, and for databases another connection cannot open.
     private let checkpoint: BackgroundCheckpoint?
     /// The WAL's pages sent to disk after each commit (`WALWriteback`), so that the syncs of
     /// the checkpoints, the last one's at the close above all, find them written.
@@ -48,16 +48,16 @@ final class IngestWriter: IngestSink {
     /// the ingesting thread only this seldom kept those copies off it. Bytes written
     /// (`ru_oublock`), ingest of `pressdb generate --seed 1` CSV: 4,163,831 records 825 → 738 MB,
     /// 1,041,453 records 149 → 143 MB (docs/benchmarks.md, branch ingest5); the background
-    /// checkpoints, each copying what 2,048 pages of WAL hold, add to the first (780 MB), off
-    /// this thread.
+    /// checkpoints, each copying what a batch wrote, add to the first (920–929 MB), off this
+    /// thread.
     ///
     /// Crash safety: WAL mode with `synchronous = NORMAL` keeps the database consistent after a
     /// crash or power loss, and a process that dies loses no commit (the commits are in the WAL,
     /// which the next open reads). What a power loss or an OS crash may take back is what was
     /// committed since the WAL was last synced, which with `NORMAL` happens at each checkpoint:
-    /// for a batched run about `backgroundCheckpointPages` pages of WAL (a background checkpoint
-    /// follows the commit that passes them), for a `strict` run the transaction itself. Whole
-    /// sessions, which re-running the ingest stores again (duplicates are skipped). The last connection to close checkpoints the WAL and
+    /// for a batched run about a batch (a background checkpoint follows each commit), for a
+    /// `strict` run the transaction itself. Whole sessions, which re-running the ingest stores
+    /// again (duplicates are skipped). The last connection to close checkpoints the WAL and
     /// removes it.
     static let walCheckpointPages = 10_000
 

@@ -16,14 +16,16 @@ public struct IngestOptions: Sendable {
     /// stalled pipe, read ahead, does not hold what was read).
     public var batchSeconds = 0.5
     /// WAL pages the run writes between two background checkpoints (`BackgroundCheckpoint`,
-    /// requested at a batch commit once this many pages were written since the last; 2,048 is
-    /// 32 MiB at 16 KiB pages). A checkpoint copies every page written since the last one, and
-    /// the run rewrites many pages batch after batch (the `sessions.session` index's leaves):
-    /// one after every batch copied those each time, and ingest of 4,163,831 records wrote
-    /// 929 MB against 733 MB without and took 4.66 × the time of 1,041,453 records, against
-    /// 4.18 ×; with 2,048, 780 MB and 4.01 × (docs/benchmarks.md, "The WAL checkpointed on a
-    /// thread of its own").
-    public var backgroundCheckpointPages = 2_048
+    /// requested at a batch commit once this many pages were written since the last): 1, a
+    /// checkpoint after every batch commit that wrote something. What the last checkpoint has
+    /// not copied, the close copies and syncs on the ingesting thread at the end of the run, and
+    /// then the WAL is removed; a larger figure copies the pages the run rewrites batch after
+    /// batch (the `sessions.session` index's leaves) fewer times, so it writes fewer bytes,
+    /// but leaves more for the close. Ingest of 100,000 generated sessions (NDJSON), 1 against
+    /// 2,048: the close's two syncs and copy 104–121 → 32–51 ms, the run 1.163 → 1.120 s (CSV
+    /// 1.170 → 1.124 s); of 400,000 (CSV) 4.61 s either way, 783–802 → 920–929 MB written
+    /// (docs/benchmarks.md, "A checkpoint after every batch again").
+    public var backgroundCheckpointPages = 1
     /// How long the ingest waits for more input (read ahead) before it looks whether the batch
     /// is due and whether to stop: so a stalled pipe still commits on time and a Ctrl-C takes
     /// effect within this while it is idle. Seconds.
