@@ -59,7 +59,13 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func pop(timeout: Duration? = nil) -> Element? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        if let timeout {
+        if timeout == .zero {
+            // No wait at all: `pthread_cond_timedwait` with a deadline already past still gave
+            // the mutex up and slept until a timer woke the thread, often behind another thread
+            // on its core. The ingesting thread looks for finished replays this way after every
+            // chunk: 421 such sleeps of a 100,000-session NDJSON ingest, about 48 ms of its
+            // 1.2 s (`perf record -e sched:sched_switch --call-graph dwarf`).
+        } else if let timeout {
             var deadline = timespec()
             clock_gettime(CLOCK_MONOTONIC, &deadline)
             let (seconds, attoseconds) = timeout.components
