@@ -29,6 +29,9 @@ final class IngestWriter: IngestSink {
     private var pagesAtLastCheckpoint = 0
     /// New sessions stored since the last commit.
     private(set) var sessionsInBatch = 0
+    /// The sessions in the database, as its largest `sessions.id` when the run began plus the
+    /// sessions the run has stored (`IngestOptions.batchFraction`).
+    private var sessionsStored = 0
     private var batchStart = ContinuousClock.now
     private(set) var isOpen = true
 
@@ -110,6 +113,7 @@ final class IngestWriter: IngestSink {
         writeback = WALWriteback(store.db)
         settings = try store.db.settingPragmas(Self.connectionSettings)
         do {
+            sessionsStored = Int(try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0)
             try store.db.begin()
             try store.stampIngestTime()
         } catch { end(committing: false); throw error }
@@ -144,12 +148,13 @@ final class IngestWriter: IngestSink {
 
     // MARK: Batches
 
-    /// Whether the batch is due: `batchSessions` new sessions, or `batchSeconds` since it began
-    /// (never with `strict`).
+    /// Whether the batch is due: `batchSessions` new sessions or `batchFraction` of the
+    /// database's, whichever is more, or `batchSeconds` since it began (never with `strict`).
     func batchIsDue(_ options: IngestOptions) -> Bool {
         guard !strict else { return false }
         let elapsed = ContinuousClock.now - batchStart
-        return sessionsInBatch >= options.batchSessions || elapsed > .milliseconds(Int64(options.batchSeconds * 1000))
+        let size = max(options.batchSessions, Int(Double(sessionsStored) * options.batchFraction))
+        return sessionsInBatch >= size || elapsed > .milliseconds(Int64(options.batchSeconds * 1000))
     }
 
     /// Commits the batch (letting another writer take its turn), then calls `committed`, then
@@ -187,7 +192,7 @@ final class IngestWriter: IngestSink {
     /// Stores a complete session: its new `sessions.id`, or nil when the id is stored already.
     func insert(_ s: AssembledSession) throws -> Int64? {
         let id = try store.insertSession(s, resultsWrittenFresh: replaysStoredSessions)
-        if id != nil { sessionsInBatch += 1 }
+        if id != nil { sessionsInBatch += 1; sessionsStored += 1 }
         return id
     }
 
