@@ -19,8 +19,9 @@ import CSQLite
 /// (sqlite.org/wal.html, "WAL file growth"), and the ingest begins its next batch before the
 /// checkpoint of the last has ended. The cost is bytes: a page the run rewrites batch after
 /// batch (the `sessions.session` index's) is copied at each checkpoint, `ru_oublock` of a
-/// 400,000-session CSV ingest 733 → 920–929 MB with a checkpoint after every batch (783–802 MB
-/// with one each 2,048 pages), written by a thread that waits on the disk, not on a core.
+/// 400,000-session CSV ingest 733 → 920–929 MB with a checkpoint after every batch of a fixed
+/// 10,000 sessions (783–802 MB with one each 2,048 pages; 690 MB once batches grew with the
+/// database, `IngestOptions.batchFraction`), written by a thread that waits on the disk, not on a core.
 ///
 /// A `SQLITE_CHECKPOINT_PASSIVE` checkpoint (`sqlite3_wal_checkpoint_v2`,
 /// sqlite.org/c3ref/wal_checkpoint_v2.html) "checkpoints as many frames as possible without
@@ -30,8 +31,9 @@ import CSQLite
 /// With `synchronous = NORMAL` a checkpoint syncs the WAL before it copies and the database file
 /// after (sqlite.org/pragma.html#pragma_synchronous), so what is committed is durable soon after
 /// rather than only at the next automatic checkpoint: the window a power loss may take back is
-/// about a batch (while no other connection's read transaction holds the frames back:
-/// a checkpoint that may copy nothing syncs nothing). Best effort: a checkpoint that fails
+/// the last batch or two (the checkpoint runs while the next is written), while no other
+/// connection's read transaction holds the frames back (a checkpoint that may copy nothing syncs
+/// nothing). Best effort: a checkpoint that fails
 /// (`SQLITE_BUSY` while another connection checkpoints) is left to the next request or to the
 /// close.
 final class BackgroundCheckpoint: @unchecked Sendable {

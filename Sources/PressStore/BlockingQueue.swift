@@ -59,7 +59,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     func pop(timeout: Duration? = nil) -> Element? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        if timeout == .zero {
+        if let timeout, timeout <= .zero {
             // No wait at all: `pthread_cond_timedwait` with a deadline already past still gave
             // the mutex up and slept until a timer woke the thread, often behind another thread
             // on its core. The ingesting thread looks for finished replays this way after every

@@ -13,7 +13,8 @@ protocol IngestSink: AnyObject {
     func end(committing: Bool)
     /// Commits what is written, then ends the run.
     func commitAndEnd() throws
-    /// Whether the batch is due to be committed (`IngestOptions.batchSessions`, `.batchSeconds`).
+    /// Whether the batch is due to be committed (`IngestOptions.batchSessions`, `.batchFraction`,
+    /// `.batchSeconds`).
     func batchIsDue(_ options: IngestOptions) -> Bool
     /// Commits the batch, then calls `committed`, then begins the next.
     func commitBatch(committed: () -> Void) throws

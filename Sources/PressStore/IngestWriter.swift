@@ -51,14 +51,15 @@ final class IngestWriter: IngestSink {
     /// the ingesting thread only this seldom kept those copies off it. Bytes written
     /// (`ru_oublock`), ingest of `pressdb generate --seed 1` CSV: 4,163,831 records 825 → 738 MB,
     /// 1,041,453 records 149 → 143 MB (docs/benchmarks.md, branch ingest5); the background
-    /// checkpoints, each copying what a batch wrote, add to the first (920–929 MB), off this
-    /// thread.
+    /// checkpoints, each copying what a batch wrote, add to the first (920–929 MB with batches
+    /// of a fixed 10,000 sessions, 690 MB with `IngestOptions.batchFraction`), off this thread.
     ///
     /// Crash safety: WAL mode with `synchronous = NORMAL` keeps the database consistent after a
     /// crash or power loss, and a process that dies loses no commit (the commits are in the WAL,
     /// which the next open reads). What a power loss or an OS crash may take back is what was
     /// committed since the WAL was last synced, which with `NORMAL` happens at each checkpoint:
-    /// for a batched run about a batch (a background checkpoint follows each commit), for a
+    /// for a batched run the last batch or two (a background checkpoint follows each commit and
+    /// runs while the next batch is written), for a
     /// `strict` run the transaction itself. Whole sessions, which re-running the ingest stores
     /// again (duplicates are skipped). The last connection to close checkpoints the WAL and
     /// removes it.
@@ -113,7 +114,8 @@ final class IngestWriter: IngestSink {
         writeback = WALWriteback(store.db)
         settings = try store.db.settingPragmas(Self.connectionSettings)
         do {
-            sessionsStored = Int(try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0)
+            // At most 2^53 (a Double holds it exactly, and `insert` can count on from it).
+            sessionsStored = Int(min(try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0, 1 << 53))
             try store.db.begin()
             try store.stampIngestTime()
         } catch { end(committing: false); throw error }
@@ -153,7 +155,8 @@ final class IngestWriter: IngestSink {
     func batchIsDue(_ options: IngestOptions) -> Bool {
         guard !strict else { return false }
         let elapsed = ContinuousClock.now - batchStart
-        let size = max(options.batchSessions, Int(Double(sessionsStored) * options.batchFraction))
+        let fraction = options.batchFraction.isFinite ? min(max(options.batchFraction, 0), 1) : 0
+        let size = max(options.batchSessions, Int(Double(sessionsStored) * fraction))
         return sessionsInBatch >= size || elapsed > .milliseconds(Int64(options.batchSeconds * 1000))
     }
 

@@ -16,9 +16,11 @@ public struct IngestOptions: Sendable {
     /// …(the fraction: a commit writes most leaf pages of the `sessions.session` index to the WAL
     /// again, its keys coming in no order, so with batches of a fixed size the bytes a run writes
     /// grew with the square of its sessions; with batches a tenth of the database, about
-    /// linearly. Ingest of 400,000 generated sessions (CSV) 4.180 → 3.887 s with batches of
-    /// 25,000 against 10,000, four alternating runs; docs/benchmarks.md, "Batches that grow with
-    /// the database"; the database's sessions are counted as its largest `sessions.id`)…
+    /// linearly, until `batchSeconds` bounds them: about 45,000 sessions on the benchmark
+    /// machine, so in a database of more than about 450,000 sessions the batches are fixed again.
+    /// Ingest of 400,000 generated sessions (CSV) 4.415 → 4.128 s, 919 → 690 MB written;
+    /// docs/benchmarks.md, "Batches that grow with the database". The database's sessions are
+    /// counted as its largest `sessions.id`; 0, a negative or a non-finite fraction: none)…
     public var batchFraction = 0.1
     /// …or after this many seconds, whichever comes first (also while the input is idle: a
     /// stalled pipe, read ahead, does not hold what was read).
@@ -31,8 +33,9 @@ public struct IngestOptions: Sendable {
     /// batch (the `sessions.session` index's leaves) fewer times, so it writes fewer bytes,
     /// but leaves more for the close. Ingest of 100,000 generated sessions (NDJSON), 1 against
     /// 2,048: the close's two syncs and copy 104–121 → 32–51 ms, the run 1.163 → 1.120 s (CSV
-    /// 1.170 → 1.124 s); of 400,000 (CSV) 4.61 s either way, 783–802 → 920–929 MB written
-    /// (docs/benchmarks.md, "A checkpoint after every batch again").
+    /// 1.170 → 1.124 s); of 400,000 (CSV) 4.61 s either way, 783–802 → 920–929 MB written, with
+    /// batches of a fixed 10,000 sessions (690 MB with `batchFraction`; docs/benchmarks.md, "A
+    /// checkpoint after every batch again").
     public var backgroundCheckpointPages = 1
     /// How long the ingest waits for more input (read ahead) before it looks whether the batch
     /// is due and whether to stop: so a stalled pipe still commits on time and a Ctrl-C takes

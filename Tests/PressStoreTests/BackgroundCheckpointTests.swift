@@ -99,6 +99,7 @@ import PressCore
         let path = try temporaryDatabasePath()
         var options = IngestOptions()
         options.batchSessions = 50
+        options.batchFraction = 0  // batches of 50 throughout
         options.backgroundCheckpointPages = 1
         options.replayStoredSessions = true
         do {

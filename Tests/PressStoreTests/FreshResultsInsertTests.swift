@@ -92,6 +92,7 @@ import PressCore
         let store = try Store.open(path: try temporaryDatabasePath())
         var options = IngestOptions()
         options.batchSessions = 45
+        options.batchFraction = 0  // batches of 45 throughout
         options.replayStoredSessions = true
         let lines = try syntheticLog(SyntheticLogConfiguration(sessions: 3_000, seed: 11)).split(separator: "\n")
         var log = #"{"type":"config","name":"soft","base":"spring-press","pressed_scale":0.97}"# + "\n"

@@ -36,7 +36,7 @@ import PressFormats
     }
 
     // By hand: with 30,000 sessions stored, a batch is due once the run's k new sessions reach
-    // a tenth of 30,000 + k, i.e. k ≥ 3,334: never within a 3,000-session run, which then
+    // a tenth of 30,000 + k, truncated, i.e. k ≥ 3,333: never within a 3,000-session run, which then
     // commits once, at its end. Without the fraction, batches of 100 sessions (checked a read
     // chunk at a time) commit many times. With 200 stored, a tenth is 20 + k / 10, below 100
     // until k = 800: batches of 100 at first, as without the fraction.

@@ -115,6 +115,7 @@ private func samples(_ ts: [Double], x: Double = 1, last: TouchPhase = .ended) -
         #expect(q.pop(timeout: .milliseconds(50)) == nil)
         #expect(clock.now - start >= .milliseconds(50))
         #expect(q.pop(timeout: .zero) == nil)
+        #expect(q.pop(timeout: .milliseconds(-5)) == nil)  // a deadline already past: no wait either
         q.push(3)
         #expect(q.pop(timeout: .zero) == 3)
     }
