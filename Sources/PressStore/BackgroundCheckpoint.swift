@@ -21,7 +21,8 @@ import CSQLite
 /// batch (the `sessions.session` index's) is copied at each checkpoint, `ru_oublock` of a
 /// 400,000-session CSV ingest 733 → 920–929 MB with a checkpoint after every batch of a fixed
 /// 10,000 sessions (783–802 MB with one each 2,048 pages; 690 MB once batches grew with the
-/// database, `IngestOptions.batchFraction`), written by a thread that waits on the disk, not on a core.
+/// database, `IngestOptions.batchFraction`), written by a thread that waits on the disk, not
+/// on a core.
 ///
 /// A `SQLITE_CHECKPOINT_PASSIVE` checkpoint (`sqlite3_wal_checkpoint_v2`,
 /// sqlite.org/c3ref/wal_checkpoint_v2.html) "checkpoints as many frames as possible without
@@ -33,9 +34,8 @@ import CSQLite
 /// rather than only at the next automatic checkpoint: the window a power loss may take back is
 /// the last batch or two (the checkpoint runs while the next is written), while no other
 /// connection's read transaction holds the frames back (a checkpoint that may copy nothing syncs
-/// nothing). Best effort: a checkpoint that fails
-/// (`SQLITE_BUSY` while another connection checkpoints) is left to the next request or to the
-/// close.
+/// nothing). Best effort: a checkpoint that fails (`SQLITE_BUSY` while another connection
+/// checkpoints) is left to the next request or to the close.
 final class BackgroundCheckpoint: @unchecked Sendable {
     /// What the checkpoints did: how many ran and how many WAL frames they copied in all
     /// (`pnCkpt` of each, summed). Read after `stop` for a settled figure.

@@ -59,10 +59,9 @@ final class IngestWriter: IngestSink {
     /// which the next open reads). What a power loss or an OS crash may take back is what was
     /// committed since the WAL was last synced, which with `NORMAL` happens at each checkpoint:
     /// for a batched run the last batch or two (a background checkpoint follows each commit and
-    /// runs while the next batch is written), for a
-    /// `strict` run the transaction itself. Whole sessions, which re-running the ingest stores
-    /// again (duplicates are skipped). The last connection to close checkpoints the WAL and
-    /// removes it.
+    /// runs while the next batch is written), for a `strict` run the transaction itself. Whole
+    /// sessions, which re-running the ingest stores again (duplicates are skipped). The last
+    /// connection to close checkpoints the WAL and removes it.
     static let walCheckpointPages = 10_000
 
     /// The connection's settings while a run is open, each put back when it ends:
