@@ -139,7 +139,7 @@ final class StoredSessionReplay {
         let catalog = try ConfigurationCatalog(store: store)
         replayer = Replayer(store: store, catalog: catalog,
                             options: ReplayOptions(defaultConfig: options.defaultConfig ?? Replay.defaultConfiguration.name))
-        firstNewID = (try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0) + 1
+        firstNewID = try store.largestSessionID() + 1
         // Results of no session above the largest id: left by a delete of their sessions made
         // without foreign keys (which would have cascaded to them). New sessions take those ids
         // (sqlite.org/autoinc.html), so such a row would pass for a new session's result — and

@@ -114,7 +114,7 @@ final class IngestWriter: IngestSink {
         settings = try store.db.settingPragmas(Self.connectionSettings)
         do {
             // At most 2^53 (a Double holds it exactly, and `insert` can count on from it).
-            sessionsStored = Int(min(try store.db.prepare("SELECT max(id) FROM sessions").scalarInt() ?? 0, 1 << 53))
+            sessionsStored = Int(min(try store.largestSessionID(), 1 << 53))
             try store.db.begin()
             try store.stampIngestTime()
         } catch { end(committing: false); throw error }

@@ -331,6 +331,10 @@ public final class Store {
     /// Number of stored sessions.
     public func sessionCount() throws -> Int { Int(try cached("SELECT count(*) FROM sessions").scalarInt() ?? 0) }
 
+    /// The largest `sessions.id`, 0 for none: a look-up of the table's last row, where
+    /// `sessionCount` reads them all. New sessions take ids above it (sqlite.org/autoinc.html).
+    func largestSessionID() throws -> Int64 { try cached("SELECT max(id) FROM sessions").scalarInt() ?? 0 }
+
     /// Reads stored sessions matching `filter`, in `id` order, one at a time.
     public func sessions(_ filter: SessionFilter = SessionFilter()) throws -> SessionCursor {
         let (whereClause, values) = selection(filter)
