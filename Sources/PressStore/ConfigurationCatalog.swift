@@ -3,6 +3,7 @@
 // results keep meaning what they meant.
 import PressCore
 import PressFormats
+import PressSQLite
 
 /// Where a configuration's current definition comes from.
 public enum ConfigurationOrigin: String, Sendable {
@@ -130,5 +131,5 @@ public final class ConfigurationCatalog {
 
 extension Statement {
     /// Binds `values` and returns the statement, for one-line queries.
-    func bound(_ values: [SQLValue]) -> Statement { bind(values); return self }
+    package func bound(_ values: [SQLValue]) -> Statement { bind(values); return self }
 }

@@ -4,6 +4,7 @@ import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import PressSQLite
 
 /// A schema migration: its number (1, 2, …, from the file name `NNNN_name.sql`), name and SQL.
 public struct Migration: Sendable, Hashable {

@@ -4,6 +4,7 @@
 import CSQLite
 import PressCore
 import PressFormats
+import PressSQLite
 
 /// Where a record came from: the `sources` row of its input and its 1-based line.
 public struct Origin: Hashable, Sendable {
@@ -112,7 +113,7 @@ public final class Store {
     }
 
     /// A cached prepared statement for `sql`, reset and ready to bind.
-    func cached(_ sql: String) throws -> Statement {
+    package func cached(_ sql: String) throws -> Statement {
         if let s = statements[sql] { s.reset(); return s }
         let s = try db.prepare(sql)
         statements[sql] = s
@@ -122,7 +123,7 @@ public final class Store {
     // MARK: Attribute columns (the field table's, same names in sessions and pending)
 
     /// The attribute columns, in table order (`SessionAttribute.columns`), then `extra`.
-    static let attributeColumns = (SessionAttribute.columns + ["extra"]).joined(separator: ", ")
+    package static let attributeColumns = (SessionAttribute.columns + ["extra"]).joined(separator: ", ")
     /// How many parameters `bindAttributes` binds (and columns `readAttributes` reads).
     static let attributeCount = Int32(SessionAttribute.columns.count + 1)
 
@@ -333,7 +334,7 @@ public final class Store {
 
     /// The largest `sessions.id`, 0 for none: a look-up of the table's last row, where
     /// `sessionCount` reads them all. New sessions take ids above it (sqlite.org/autoinc.html).
-    func largestSessionID() throws -> Int64 { try cached("SELECT max(id) FROM sessions").scalarInt() ?? 0 }
+    package func largestSessionID() throws -> Int64 { try cached("SELECT max(id) FROM sessions").scalarInt() ?? 0 }
 
     /// Reads stored sessions matching `filter`, in `id` order, one at a time.
     public func sessions(_ filter: SessionFilter = SessionFilter()) throws -> SessionCursor {
@@ -497,7 +498,7 @@ public final class Store {
     /// - Precondition: in a transaction; `sessionKeys.count == rows.count`; no two rows are
     ///   the same session and version.
     /// - Throws: `DatabaseError`; the caller's transaction is to be rolled back.
-    func insertFreshResults(_ rows: [ResultRow], sessionKeys: [SessionKeys]) throws {
+    package func insertFreshResults(_ rows: [ResultRow], sessionKeys: [SessionKeys]) throws {
         guard !rows.isEmpty else { return }
         precondition(db.isInTransaction && sessionKeys.count == rows.count)
         let cells = try summaryCells()
@@ -647,13 +648,10 @@ public final class Store {
     /// This connection's writer of the maintained summary cells; nil on a schema without them
     /// (a database built by an older migration list, in tests).
     func summaryCells() throws -> SummaryCellsWriter? {
-        if !db.summaryCellsChecked {
-            db.summaryCellsChecked = true
-            if try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_cells'").scalarInt() != nil {
-                db.summaryCells = SummaryCellsWriter()
-            }
+        try db.transactionObserver(SummaryCellsWriter.self) {
+            try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_cells'").scalarInt() != nil
+                ? SummaryCellsWriter() : nil
         }
-        return db.summaryCells
     }
 
 }
@@ -661,7 +659,7 @@ public final class Store {
 /// Stored sessions read one at a time (memory stays flat however many there are).
 public final class SessionCursor {
     let statement: Statement
-    init(statement: Statement) { self.statement = statement }
+    package init(statement: Statement) { self.statement = statement }
 
     /// The next session, or nil at the end.
     /// - Throws: `DatabaseError`, `SampleCodecError` for a damaged BLOB.

@@ -4,6 +4,9 @@ import PressCore
 import PressFormats
 import PressStats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
+@testable import PressAnalysis
 
 /// NDJSON text of a synthetic log.
 func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> String {

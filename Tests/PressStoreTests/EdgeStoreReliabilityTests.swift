@@ -4,6 +4,8 @@ import Foundation
 import Testing
 import PressFormats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 @Suite struct EdgeStoreReliabilityTests {
     /// Nothing committed — an empty file, or one SQLite created and switched to WAL with no

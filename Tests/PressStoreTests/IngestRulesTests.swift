@@ -3,6 +3,7 @@ import Testing
 import Glibc
 import PressCore
 @testable import PressStore
+@testable import PressIngest
 
 private func samples(_ ts: [Double], x: Double = 1, last: TouchPhase = .ended) -> [TouchSample] {
     ts.enumerated().map { i, t in

@@ -6,6 +6,8 @@ import Testing
 import PressCore
 import PressFormats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 /// NDJSON for `n` taps with ids `prefix0`, `prefix1`, …: began, stationary, ended (3 samples).
 private func taps(_ n: Int, prefix: String = "s") -> String {

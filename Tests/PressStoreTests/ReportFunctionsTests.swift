@@ -1,6 +1,7 @@
 import CSQLite
 import Testing
 @testable import PressStore
+@testable import PressAnalysis
 
 /// Runs `sql` on a fresh in-memory connection with the report functions and returns the first
 /// column of the first row (nil for NULL).

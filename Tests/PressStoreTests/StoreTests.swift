@@ -4,6 +4,8 @@ import PressCore
 import PressFormats
 import PressStats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 func temporaryDatabasePath() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pressdb-store-\(UUID().uuidString)")

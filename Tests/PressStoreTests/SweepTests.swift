@@ -6,6 +6,9 @@ import PressCore
 import PressFormats
 import PressStats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
+@testable import PressAnalysis
 
 @Suite struct ResultEventTableTests {
     // The table gives every stored result the events the view gives it: results of the three

@@ -6,6 +6,7 @@ import PressCore
 import PressStore
 import PressTestSupport
 import Testing
+import PressSQLite
 
 /// `bash -c SCRIPT pressdb ARGS…`: pressdb run under a shell prefix (a file size limit).
 private func runLimited(_ script: String, _ args: [String], directory: URL) throws -> ProcessResult {

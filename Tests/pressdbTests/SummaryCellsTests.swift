@@ -7,6 +7,7 @@ import Testing
 import PressCore
 import PressTestSupport
 @testable import PressStore
+@testable import PressSQLite
 
 /// The report argument lists compared: every `--by`, filters on report keys, `--as`.
 private let reportArguments: [[String]] = [

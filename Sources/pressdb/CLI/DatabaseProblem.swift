@@ -2,6 +2,7 @@
 // a full disk, a lock held too long, a file that is not a database. Other errors keep SQLite's
 // own text.
 import PressStore
+import PressSQLite
 
 enum DatabaseProblem {
     // SQLite primary result codes (sqlite.org/rescode.html).

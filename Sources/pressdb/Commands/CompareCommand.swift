@@ -4,6 +4,7 @@
 import Foundation
 import PressStats
 import PressStore
+import PressAnalysis
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

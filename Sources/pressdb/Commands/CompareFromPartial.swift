@@ -2,6 +2,7 @@
 // PressStats code path and renderer as from a database.
 import PressStats
 import PressStore
+import PressAnalysis
 
 extension CompareCommand {
     /// The observed report of arms `a` and `b` read from the partial at `path`

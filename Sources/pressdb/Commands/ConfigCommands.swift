@@ -3,6 +3,7 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressIngest
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

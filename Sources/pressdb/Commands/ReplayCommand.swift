@@ -3,6 +3,8 @@
 import Foundation
 import PressCore
 import PressStore
+import PressIngest
+import PressAnalysis
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressIngest
 
 extension ReplayCommand {
     /// Reject messages printed on standard error before "… and N more".

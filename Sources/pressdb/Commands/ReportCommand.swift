@@ -2,6 +2,8 @@
 import Foundation
 import PressCharts
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,8 @@ import PressCore
 import PressFormats
 import PressStats
 import PressStore
+import PressIngest
+import PressAnalysis
 
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,8 @@ import Foundation
 import PressCharts
 import PressCore
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 /// Where a page's numbers come from: printed at its top, so a saved page explains itself.
 struct ReportPageContext {

@@ -5,6 +5,8 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 struct SweepRenderer {
     let report: SweepReport

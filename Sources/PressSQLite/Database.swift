@@ -178,12 +178,27 @@ public final class Database {
         return Int(current)
     }
 
-    /// The open transaction's changes to the maintained summary cells
-    /// (PressStore/SummaryCells.swift), made by `Store`'s result writes; nil until the first
-    /// such write, and on a schema without the cells.
-    var summaryCells: SummaryCellsWriter?
-    /// Whether `summaryCells` was looked for (the schema has `summary_cells`).
-    var summaryCellsChecked = false
+    /// The observers of this connection's transactions, in the order they were added.
+    private var transactionObservers: [any TransactionObserver] = []
+    /// Per observer type, the observer `transactionObserver(_:makingWith:)` made (nil when it
+    /// made none), so each type is made at most once per connection.
+    private var observerSlots: [ObjectIdentifier: (any TransactionObserver)?] = [:]
+
+    /// This connection's observer of type `T`, if one was added.
+    package func transactionObserver<T: TransactionObserver>(_ type: T.Type) -> T? {
+        observerSlots[ObjectIdentifier(type)].flatMap { $0 as? T }
+    }
+
+    /// This connection's observer of type `T`: on the first ask, made by `make` and added to the
+    /// transaction observers (`make` returning nil means none, and is remembered too).
+    package func transactionObserver<T: TransactionObserver>(_ type: T.Type, makingWith make: () throws -> T?) rethrows -> T? {
+        let key = ObjectIdentifier(type)
+        if let slot = observerSlots[key] { return slot as? T }
+        let made = try make()
+        observerSlots[key] = .some(made)
+        if let made { transactionObservers.append(made) }
+        return made
+    }
 
     /// True while a transaction is open (not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
@@ -222,10 +237,10 @@ public final class Database {
     private func dataVersion() throws -> Int64 {
         try prepare("PRAGMA data_version").scalarInt() ?? 0
     }
-    /// Commits the open transaction, first writing the maintained summary cells' changes
-    /// (`summaryCells`) into it, so the cells commit with the rows they count.
+    /// Commits the open transaction, first letting each transaction observer write into it
+    /// (`TransactionObserver.databaseWillCommit`), so what they write commits with the rest.
     public func commit() throws {
-        try summaryCells?.flush(self)
+        for observer in transactionObservers { try observer.databaseWillCommit(self) }
         try execute("COMMIT")
     }
     /// Commits, then pauses `handOffMilliseconds` before the caller begins its next transaction,
@@ -237,7 +252,7 @@ public final class Database {
     }
     /// Rolls back when a transaction is open; never throws (used on error paths).
     public func rollback() {
-        summaryCells?.discard()
+        for observer in transactionObservers { observer.databaseDidRollback() }
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 
@@ -279,6 +294,17 @@ public final class Database {
             throw error
         }
     }
+}
+
+/// Work a connection does as each of its transactions ends, added once per connection
+/// (`Database.transactionObserver(_:makingWith:)`): what must commit with the transaction's rows
+/// is written in `databaseWillCommit`, inside the transaction; `databaseDidRollback` forgets it.
+package protocol TransactionObserver: AnyObject {
+    /// Called by `Database.commit` inside the transaction, before COMMIT.
+    /// - Throws: `DatabaseError`; the commit then fails and the caller rolls back.
+    func databaseWillCommit(_ database: Database) throws
+    /// Called by `Database.rollback`, before ROLLBACK.
+    func databaseDidRollback()
 }
 
 /// The state of a connection's busy handler: when its current wait for a lock began.

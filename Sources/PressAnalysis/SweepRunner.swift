@@ -12,6 +12,9 @@ import PressCore
 import PressFormats
 import PressStats
 import Synchronization
+import PressSQLite
+import PressStore
+import PressIngest
 
 /// One configuration a sweep replays: the configuration, and container parameters replacing
 /// those of every session recorded in a scroll view (nil: the recorded containers).

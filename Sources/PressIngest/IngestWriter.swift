@@ -2,6 +2,8 @@
 // every row it reads or writes. The ingester decides (IngestRules); this writes.
 import PressCore
 import PressFormats
+import PressSQLite
+import PressStore
 
 /// One ingest run's side of the database: opens a transaction at the start, commits it in
 /// batches, and while the run is open sets the connection up for bulk writing

@@ -11,7 +11,7 @@ import Glibc
 ///     let q = BlockingQueue<Int>(capacity: 8)
 ///     q.push(1)                        // producer
 ///     while let x = q.pop() { … }      // consumer: nil once closed and empty
-final class BlockingQueue<Element>: @unchecked Sendable {
+package final class BlockingQueue<Element>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// The elements from `head` on; those before it were taken (nil, so nothing stays referenced).
@@ -21,7 +21,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     private var closed = false
 
     /// A queue holding at most `capacity` elements (`Int.max`: unbounded).
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         pthread_mutex_init(mutex, nil)
         // Timed waits measure on the monotonic clock (a wall-clock change does not end them).
@@ -44,7 +44,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     /// Appends `e`, waiting for room; returns false (without waiting or appending) once the
     /// queue is closed. `force` appends even when it is full or closed (a producer's last element).
     @discardableResult
-    func push(_ e: Element, force: Bool = false) -> Bool {
+    package func push(_ e: Element, force: Bool = false) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !force && !closed && count >= capacity { pthread_cond_wait(changed, mutex) }
@@ -56,7 +56,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
 
     /// The first element, waiting for one: for ever when `timeout` is nil, else up to `timeout`
     /// (zero: not at all). Nil when the time ran out, or when the queue is closed and empty.
-    func pop(timeout: Duration? = nil) -> Element? {
+    package func pop(timeout: Duration? = nil) -> Element? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if let timeout, timeout <= .zero {
@@ -95,7 +95,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
 
     /// Ends the waiting: `push` no longer waits or appends (except `force`), `pop` returns what
     /// is left, then nil.
-    func close() {
+    package func close() {
         pthread_mutex_lock(mutex)
         closed = true
         pthread_cond_broadcast(changed)
@@ -141,25 +141,25 @@ public final class Locked<Value>: @unchecked Sendable {
 /// `pthread_cond_wait`, and a global Dispatch queue runs at most one work item per core at
 /// once, so on a one-core machine the second worker would never start while the first waits for
 /// the ingesting thread, which waits for the second.
-struct ThreadWork: @unchecked Sendable {
+package struct ThreadWork: @unchecked Sendable {
     /// The thread's nice value above the process's (0: the same): a thread that feeds another
     /// gives way to it when the two share a core (Linux keeps a nice value per thread; elsewhere
     /// nothing changes).
-    var niceness: Int32 = 0
-    let run: () -> Void
+    package var niceness: Int32 = 0
+    package let run: () -> Void
 
     /// The niceness of ingest's reader and replay worker, which feed the ingesting thread: on
     /// two cores the three share them, and the ingesting thread, whose CPU time is the run's wall
     /// time, waited for a core 0.12–0.26 s of a 1.5 s run at the same niceness.
-    static let feederNiceness: Int32 = 5
+    package static let feederNiceness: Int32 = 5
 
-    init(niceness: Int32 = 0, _ run: @escaping () -> Void) {
+    package init(niceness: Int32 = 0, _ run: @escaping () -> Void) {
         self.niceness = niceness
         self.run = run
     }
 
     /// Starts `run` on a new detached thread.
-    func start() {
+    package func start() {
         let context = Unmanaged.passRetained(Box(self)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in

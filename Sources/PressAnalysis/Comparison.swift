@@ -5,6 +5,9 @@
 import CSQLite
 import PressCore
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 /// Why a comparison cannot be read.
 public enum ComparisonError: Error, CustomStringConvertible, Sendable {
@@ -34,13 +37,6 @@ public struct ComparisonGroup: Sendable, Hashable {
     public var name: String
     public var sessions: Int
     public init(name: String, sessions: Int) { self.name = name; self.sessions = sessions }
-}
-
-extension SessionEvent {
-    /// The event's column (0 or 1 per session) in the `result_events` and `session_results`
-    /// views, where it is defined (migrations/0003_result_events.sql): `is_` and the raw value
-    /// (`is_unseen_press`).
-    public var column: String { "is_" + rawValue }
 }
 
 // MARK: - Observed mode

@@ -4,6 +4,8 @@
 import PressCore
 import PressFormats
 import PressStats
+import PressSQLite
+import PressStore
 
 /// A point's configuration as a sweep stored it.
 public struct StoredSweepPoint: Sendable, Hashable {

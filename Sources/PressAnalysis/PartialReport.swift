@@ -5,6 +5,9 @@
 // to the last bit; `PartialReportTests` and the Spark suite check that they do.
 import PressCore
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 extension Partial {
     /// The keys `report --from` may group (`--by`) and filter (`--where`) by: the group keys.

@@ -5,6 +5,7 @@ import CSQLite
 import Glibc
 import CLinux
 #endif
+import PressSQLite
 
 /// Starts the kernel writing a connection's WAL file to disk after each of an ingest's commits
 /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`: write-out begins, nothing waits for it).

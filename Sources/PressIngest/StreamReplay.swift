@@ -3,6 +3,8 @@
 // loop and rules as ingest (`Ingester(streamingTo:)`); what ingest would store becomes lines.
 import PressCore
 import PressFormats
+import PressSQLite
+import PressStore
 
 /// What a stream replay did.
 public struct StreamReplaySummary: Sendable {

@@ -4,6 +4,9 @@
 // round-trip form: a latency read back is the same Double.
 import PressCore
 import PressFormats
+import PressSQLite
+import PressStore
+import PressIngest
 
 extension Partial {
     /// The partial as its file's bytes.

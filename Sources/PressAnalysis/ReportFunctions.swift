@@ -17,6 +17,9 @@
 //                            NULL for fewer than 2 units or ΣX = 0.
 import CSQLite
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 /// The z for a two-sided 95 % interval, Φ⁻¹(0.975).
 public let z95 = 1.959963984540054

@@ -4,6 +4,9 @@
 import PressCore
 import PressFormats
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 /// A metric a sweep can trade off: a numeric column of its rows, and which way is better.
 public struct SweepObjective: Sendable, Hashable, CustomStringConvertible {

@@ -3,6 +3,9 @@
 import CSQLite
 import PressCore
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 /// A report definition: a name and one SQL SELECT whose first line is `-- description`.
 public struct ReportDefinition: Sendable, Hashable {

@@ -3,6 +3,8 @@
 // `StreamReplay` replays each complete session at once and writes lines (no database).
 import PressCore
 import PressFormats
+import PressSQLite
+import PressStore
 
 /// Where one ingest run's decisions go. Ids are the sink's own: `sources` and `sessions` row ids
 /// for the database, running numbers for a stream.

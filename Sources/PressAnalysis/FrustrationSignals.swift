@@ -2,6 +2,9 @@
 // defining the signals (migrations/0005_touch_down_point.sql: `press_sequences`; the retries in
 // `report_input`, PressStore/ReportRunner.swift). docs/frustration.md gives every definition.
 import CSQLite
+import PressSQLite
+import PressStore
+import PressIngest
 
 /// The tunable parameters of the frustration signals, with their defaults and sources.
 ///

@@ -4,6 +4,8 @@
 import Dispatch
 import PressCore
 import PressFormats
+import PressSQLite
+import PressStore
 
 /// One stored session to replay on the worker: everything `Replayer.row` needs, by value.
 struct ReplayJob: Sendable {

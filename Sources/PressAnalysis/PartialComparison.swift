@@ -3,6 +3,9 @@
 // print from a partial what they print from a database holding the same sessions.
 import PressCore
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 extension Partial {
     /// What an arm can be named by (`--by`): a variant or a configuration, as for a database.

@@ -2,6 +2,8 @@
 // own configuration (or another one, counterfactually), write `results` in batches.
 import PressCore
 import PressFormats
+import PressSQLite
+import PressStore
 
 /// How to replay.
 public struct ReplayOptions: Sendable {

@@ -4,6 +4,8 @@
 import PressCore
 import PressFormats
 import PressStats
+import PressSQLite
+import PressStore
 
 /// Writes result, pending, reject and unreplayed lines into a byte buffer.
 ///
@@ -100,26 +102,4 @@ public struct ResultLines: Sendable {
     @inline(__always) private mutating func bool(_ b: Bool) { if b { raw("true") } else { raw("false") } }
     private mutating func optionalString(_ s: String?) { if let s { string(s) } else { raw("null") } }
     private mutating func optionalNumber(_ d: Double?) { if let d { number(d) } else { raw("null") } }
-}
-
-extension SessionEvent {
-    /// Whether the event occurred in a session with result `r` (false for the signals of the press
-    /// sequences, which one result cannot decide): the `result_events` view's column
-    /// (migrations/0003_result_events.sql, where the events are defined) evaluated for a result
-    /// that is not in a database (result lines, partials). `ResultEventsTests` checks it against
-    /// the view for every combination of what the events read: outcome × action fired ×
-    /// feedback latency given or not.
-    public func occurs(in r: SessionResult) -> Bool {
-        switch self {
-        case .tap: r.outcome == .tap
-        case .cancel: r.outcome == .cancel
-        case .scrollAbort: r.outcome == .scrollAbort
-        case .falseAction: r.actionFired && r.outcome != .tap
-        case .unseenPress: r.outcome != .scrollAbort && r.feedbackLatencyMs == nil
-        case .deadPress: !r.actionFired && r.cancelReason != .system && r.maxTravelPt < 10
-        // The signals of the press sequences need the actor's other presses, which one result
-        // does not have: result lines and partials do not carry them (docs/frustration.md).
-        case .rageEpisode, .retryAfterCancel, .retryAfterUnseen: false
-        }
-    }
 }

@@ -6,6 +6,9 @@
 // its arm through the same sums, so every by-user arm is built in one place.
 import PressCore
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 // MARK: - Observed arms
 

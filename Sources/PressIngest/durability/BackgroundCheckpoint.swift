@@ -1,6 +1,8 @@
 // An ingest's WAL copied into the database file on a thread of its own, between its batches,
 // instead of by the ingesting thread.
 import CSQLite
+import PressSQLite
+import PressStore
 
 /// Checkpoints a database's WAL on a connection and a thread of its own when an ingest asks
 /// (`request`: after a batch commit, once `IngestOptions.backgroundCheckpointPages` pages were

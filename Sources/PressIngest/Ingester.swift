@@ -1,6 +1,8 @@
 // Ingest: record sources → assembled sessions → the database, in batched transactions.
 import PressCore
 import PressFormats
+import PressSQLite
+import PressStore
 
 /// How an ingest behaves.
 public struct IngestOptions: Sendable {

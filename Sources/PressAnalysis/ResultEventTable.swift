@@ -4,6 +4,9 @@
 // itself, through a table computed once per run: the view evaluated on one result of every kind.
 import PressCore
 import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
 
 /// Why the events cannot be read from the view.
 public enum ResultEventTableError: Error, CustomStringConvertible, Sendable {

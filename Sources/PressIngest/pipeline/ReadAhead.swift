@@ -6,6 +6,8 @@ import Dispatch
 import PressCore
 import Synchronization
 import PressFormats
+import PressSQLite
+import PressStore
 
 /// How a batch of items ended.
 enum FeedBatch {

@@ -3,6 +3,8 @@
 // what is already stored under the same session id. Pure: no database; the ingester looks up
 // what is stored and carries the decision out.
 import PressCore
+import PressSQLite
+import PressStore
 
 /// Ingest's decisions. Samples are compared bit for bit (every double's bits and the phase), as
 /// they are stored: a session re-read from the same log is identical, `-0.0` and `0.0` differ.
