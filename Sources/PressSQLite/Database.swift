@@ -353,8 +353,8 @@ public final class Statement {
     /// (`Database.prepareBindingInPlace`).
     ///
     /// SQLite copies a value bound with `SQLITE_TRANSIENT` into memory of its own (an allocation,
-    /// a copy, and a free when the parameter is bound again): at ingest's seven texts and one
-    /// blob a session, 10 % of the ingesting thread's instructions (callgrind, 20,000 sessions).
+    /// a copy, and a free when the parameter is bound again), for each of ingest's seven texts
+    /// and one blob a session.
     /// `SQLITE_STATIC` leaves the bytes where they are, and "the application must ensure that
     /// the pointer remains valid until either the prepared statement is finalized or the same
     /// SQL parameter is bound to something else" (sqlite.org/c3ref/bind_blob.html). Here the
@@ -366,6 +366,9 @@ public final class Statement {
     public let bindsInPlace: Bool
     private var arena: UnsafeMutableRawPointer?
     private var arenaUsed = 0
+    /// The first failed bind since the statement last ran: its result code (`SQLITE_OK`: none)
+    /// and parameter. The next `step` throws it instead of running with a parameter unbound.
+    private var bindFailure = SQLITE_OK, bindFailureIndex: Int32 = 0
     /// Bytes of `arena`: enough for a session's texts and the samples BLOB of about 600 samples.
     static let arenaCapacity = 16_384
 
@@ -394,45 +397,57 @@ public final class Statement {
     }
 
     // MARK: Binding
+    //
+    // Every bind's result code is checked: the first that is not `SQLITE_OK` (`SQLITE_RANGE`
+    // for a parameter the SQL does not have, `SQLITE_TOOBIG`, `SQLITE_NOMEM`;
+    // sqlite.org/c3ref/bind_blob.html) is kept and thrown by the next `step`, so the binds keep
+    // their non-throwing signatures and no statement runs with a parameter silently unbound.
 
-    public func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
-    public func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
-    public func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
-    public func bind(_ index: Int32, _ value: Bool) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
-    public func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+    /// How many parameters the SQL has: the largest index (`?3` alone makes three).
+    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
+    /// Keeps `rc` when it is the first failed bind since the last step.
+    @inline(__always) private func check(_ rc: Int32, _ index: Int32) {
+        if _slowPath(rc != SQLITE_OK) && bindFailure == SQLITE_OK { bindFailure = rc; bindFailureIndex = index }
+    }
+
+    public func bindNull(_ index: Int32) { check(sqlite3_bind_null(handle, index), index) }
+    public func bind(_ index: Int32, _ value: Int64) { check(sqlite3_bind_int64(handle, index, value), index) }
+    public func bind(_ index: Int32, _ value: Int) { check(sqlite3_bind_int64(handle, index, Int64(value)), index) }
+    public func bind(_ index: Int32, _ value: Bool) { check(sqlite3_bind_int64(handle, index, value ? 1 : 0), index) }
+    public func bind(_ index: Int32, _ value: Double) { check(sqlite3_bind_double(handle, index, value), index) }
     /// Binds text (copied by SQLite, `SQLITE_TRANSIENT`, or into the statement's arena:
     /// `bindsInPlace`): every UTF-8 byte, NULs included, so text read back by length is the
     /// string bound.
     ///
     /// The bytes are handed over from `withUTF8`: passing the `String` as a C string instead
     /// makes Swift build a NUL-terminated array on the heap for every small (≤ 15-byte) string,
-    /// which is most of what ingest binds (session ids, config names, variants, controls):
-    /// about 5 % of the ingesting thread's instructions (callgrind, 20,000 sessions).
+    /// which is most of what ingest binds (session ids, config names, variants, controls).
     public func bind(_ index: Int32, _ value: String) {
         var text = value
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else {
                 var nul: CChar = 0
-                sqlite3_bind_text(handle, index, &nul, 0, pressdb_sqlite_transient)
+                check(sqlite3_bind_text(handle, index, &nul, 0, pressdb_sqlite_transient), index)
                 return
             }
             // Every byte, NULs included: text() reads back by length, so "z\0a" and "z\0b" stay
             // two different session ids (found by review: cutting at the NUL made them collide).
             if let space = arenaSpace(bytes.count) {
                 space.copyMemory(from: base, byteCount: bytes.count)
-                _ = sqlite3_bind_text(handle, index, space.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                                      pressdb_sqlite_static)
+                check(sqlite3_bind_text(handle, index, space.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                                        pressdb_sqlite_static), index)
                 return
             }
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), pressdb_sqlite_transient)
+                check(sqlite3_bind_text(handle, index, $0, Int32(bytes.count), pressdb_sqlite_transient), index)
             }
         }
     }
     /// Binds a blob (copied by SQLite, or into the arena: `bindsInPlace`). An empty array binds
     /// a zero-length blob, not NULL.
     public func bind(_ index: Int32, blob: [UInt8]) {
-        _ = blob.withUnsafeBytes { raw -> Int32 in
+        let rc = blob.withUnsafeBytes { raw -> Int32 in
             if raw.isEmpty { return sqlite3_bind_zeroblob(handle, index, 0) }
             if let space = arenaSpace(raw.count) {
                 space.copyMemory(from: raw.baseAddress!, byteCount: raw.count)
@@ -440,21 +455,22 @@ public final class Statement {
             }
             return sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), pressdb_sqlite_transient)
         }
+        check(rc, index)
     }
     /// Binds a blob of `count` bytes written by `write` (which must fill the whole buffer): in
     /// the arena when the statement binds in place and it fits (no copy at all), else in an
     /// array SQLite copies. `count` 0 binds a zero-length blob, not NULL.
     public func bindBlob(_ index: Int32, count: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) {
-        if count == 0 { sqlite3_bind_zeroblob(handle, index, 0); return }
+        if count == 0 { check(sqlite3_bind_zeroblob(handle, index, 0), index); return }
         if let space = arenaSpace(count) {
             write(UnsafeMutableRawBufferPointer(start: space, count: count))
-            sqlite3_bind_blob(handle, index, space, Int32(count), pressdb_sqlite_static)
+            check(sqlite3_bind_blob(handle, index, space, Int32(count), pressdb_sqlite_static), index)
             return
         }
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBytes(write)
         bytes.withUnsafeBytes { raw in
-            _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(count), pressdb_sqlite_transient)
+            check(sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(count), pressdb_sqlite_transient), index)
         }
     }
     public func bind(_ index: Int32, _ value: String?) {
@@ -479,14 +495,15 @@ public final class Statement {
     public func bind(_ values: [SQLValue]) {
         for (i, v) in values.enumerated() { bind(Int32(i + 1), v) }
     }
-    public func clearBindings() { sqlite3_clear_bindings(handle) }
 
     // MARK: Stepping
 
     /// Steps once: true when a row is available, false when done.
-    /// - Throws: `DatabaseError` with this statement's SQL.
+    /// - Throws: `DatabaseError` with this statement's SQL: SQLite's, or a failed bind's since
+    ///   the last step (the statement does not run then).
     @discardableResult
     public func step() throws -> Bool {
+        if _slowPath(bindFailure != SQLITE_OK) { throw takeBindFailure() }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
@@ -496,6 +513,16 @@ public final class Statement {
             sqlite3_reset(handle)
             throw e
         }
+    }
+
+    /// The failed bind as an error, forgotten (the caller binds again before the next step).
+    private func takeBindFailure() -> DatabaseError {
+        let e = DatabaseError(code: bindFailure, message: "cannot bind parameter \(bindFailureIndex): "
+                                  + String(cString: sqlite3_errstr(bindFailure)), sql: sql)
+        bindFailure = SQLITE_OK
+        sqlite3_reset(handle)
+        arenaUsed = 0
+        return e
     }
 
     /// Resets the statement to run again; bindings are kept (but for a statement that binds in
@@ -540,7 +567,6 @@ public final class Statement {
     }
     public func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
     public func optionalDouble(_ i: Int32) -> Double? { isNull(i) ? nil : double(i) }
-    public func optionalInt64(_ i: Int32) -> Int64? { isNull(i) ? nil : int64(i) }
     /// Calls `body` with the blob's bytes, valid only during the call (no copy).
     public func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let p = sqlite3_column_blob(handle, i)

@@ -134,7 +134,7 @@ public final class Store {
     static func bindAttributes(_ s: Statement, _ first: Int32, _ a: SessionAttributes, variant: String?) {
         // The values are read in place and the kinds from their table once: copying each value
         // out (`a[value:]`, a retain and release of its text) and asking `SessionAttribute.kinds`
-        // per attribute were about 350 instructions a session (callgrind, 20,000 sessions).
+        // per attribute repeated work per session.
         let kinds = SessionAttribute.kinds
         var p = first
         a.withValues { values in
@@ -179,7 +179,7 @@ public final class Store {
     /// `attributeColumns` order, as `readAttributes` reads them. Each element is written once
     /// into the new array: filling an array of nils first and assigning into it (copies of the
     /// optional enum, a uniqueness check per assignment) and a `sqlite3_column_type` before each
-    /// text were 6,800 instructions a session of `replay --as` (callgrind, 20,000 sessions).
+    /// text cost more than the reading.
     static func readValues(_ s: Statement, _ first: Int32) -> [AttributeValue?] {
         let kinds = SessionAttribute.kinds
         return [AttributeValue?](unsafeUninitializedCapacity: kinds.count) { values, initialized in
@@ -247,7 +247,7 @@ public final class Store {
             ] {
                 let s = try cached(sql)
                 s.bind(1, old)
-                s.bind(2, id)
+                if s.parameterCount >= 2 { s.bind(2, id) }  // the last statement has ?1 only
                 try s.run()
             }
             return old
@@ -310,8 +310,7 @@ public final class Store {
 
     /// `sessions.ingested_at` for the sessions `insertSession` stores; nil: the time of each
     /// insert (the schema's default). Ingest sets it once per transaction (`stampIngestTime`):
-    /// SQLite formats the default with `strftime` for every row, 3.9 % of the ingesting
-    /// thread's instructions (callgrind, 20,000 sessions).
+    /// SQLite formats the default with `strftime` for every row.
     public var ingestedAt: String?
 
     /// Sets `ingestedAt` to the current time, formatted as the schema's default formats it.
@@ -477,8 +476,7 @@ public final class Store {
     /// `VALUES` rows, the rest one by one): SQLite handles them in order, exactly as one
     /// statement per row would, and a statement's fixed cost — opening the table's and both
     /// indexes' cursors, ending the statement and freeing its registers — is paid once per
-    /// 32 rows. Callgrind, ingest of 20,000 sessions: `insertResult` 17,700 instructions a row
-    /// before; see docs/benchmarks.md for after. An upsert that fails is rolled back whole
+    /// 32 rows. An upsert that fails is rolled back whole
     /// (SQLite's statement journal); a batch of new rows is written without one
     /// (`insertFreshResultsSQL`); the caller's transaction is rolled back in any case.
     public func insertResults(_ rows: [ResultRow]) throws {
@@ -602,8 +600,7 @@ public final class Store {
     /// rows), parameters as `insertResultSQL`'s. `INSERT OR FAIL`, not the upsert, because an
     /// upsert, like a plain `INSERT`, runs under a statement journal so that a failing row can
     /// take back the rows before it, and a 32-row statement over the indexes' pages outgrew the
-    /// journal's memory: 9,400 pages (155 MB) written to a temporary file (`/var/tmp/etilqs_*`)
-    /// per ingest of 100,000 generated sessions, 18,940 of its 34,450 `pwrite` calls (strace).
+    /// journal's memory and spilled to a temporary file (`/var/tmp/etilqs_*`).
     /// `OR FAIL` keeps the rows before a failing one and needs no statement journal
     /// (sqlite.org/lang_conflict.html: FAIL "does not back out prior changes of the SQL
     /// statement"); the fresh rows cannot conflict, and should one (a bug) the statement still
