@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PressCore
 
-// The optimised model (issue 20) must give bit for bit what the straightforward one gave. This
+// The optimised model must give bit for bit what the straightforward one gave. This
 // file keeps the straightforward one — ScaleTimeline, VisualMetrics and the press/release events
 // as they were before the optimisation (commit 0c9b4b2), written with nothing but the model's
 // definitions: every animation evaluated at every call, every model change walked, springs from
@@ -319,7 +319,7 @@ private func same(_ a: Double?, _ b: Double?) -> Bool { a?.bitPattern == b?.bitP
     }
 }
 
-// Issue 20: the frame scan stops once `ScaleTimeline.scaleBounds` shows the remaining frames
+// The frame scan stops once `ScaleTimeline.scaleBounds` shows the remaining frames
 // cannot change the first visible frame or the press depth. Against the reference's scan of every
 // frame up to the settled time, on generated sessions over every container, under every preset,
 // the configurations above and springs whose bounds take the other branches (critical with its

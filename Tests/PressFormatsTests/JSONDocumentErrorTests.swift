@@ -1,4 +1,4 @@
-// Issue 15, item 15: a truncated configuration file said "The operation could not be completed"
+// A truncated configuration file said "The operation could not be completed"
 // (Foundation's text for any JSONSerialization failure) with no line or column. Now the message
 // says what is wrong and where, in lines and columns of the file (both 1-based, columns in
 // bytes), counted here by hand from the texts below.

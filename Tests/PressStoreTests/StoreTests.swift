@@ -57,11 +57,11 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 8: migrations/0008_results_without_config_index.sql (issue 20) drops
-        // results_by_config, after 0007_sessions_without_variant_index.sql (issue 20)
-        // sessions_by_variant, 0006_summary_cells.sql (issue 20) the maintained summary
-        // cells, 0005_touch_down_point.sql (issue 21) sessions.x0 and y0 and 0004_sweeps.sql
-        // (issue 18) the sweeps table.
+        // Version 8: migrations/0008_results_without_config_index.sql drops
+        // results_by_config, after 0007_sessions_without_variant_index.sql
+        // sessions_by_variant, 0006_summary_cells.sql the maintained summary
+        // cells, 0005_touch_down_point.sql sessions.x0 and y0 and 0004_sweeps.sql
+        // the sweeps table.
         #expect(try db.userVersion == 8)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
@@ -273,7 +273,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(try store.sessions().all()[0].samples.last?.t == 10.1)
         #expect(try store.sessionCount() == 1)
         // The reject's raw text is the record that completed the conflicting session, as read
-        // (it was the whole session written back as NDJSON before issue 13).
+        // (it was the whole session written back as NDJSON at first).
         let raw = try store.db.prepare("SELECT raw FROM rejects").scalarText() ?? ""
         #expect(raw == #"{"session":"tap","t":10.2,"phase":"ended","x":101,"y":201}"#)
         #expect(conflict.firstRejects.first?.reason.contains("session \"tap\" conflicts with a stored session") == true)

@@ -154,7 +154,7 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
 }
 
 @Suite struct ReplayCommandTests {
-    // Issue 4's "done when": ingest a log, then `pressdb replay --format json` gives every
+    // End to end: ingest a log, then `pressdb replay --format json` gives every
     // session's classification and latencies (exactly the documented keys, null where undefined).
     @Test func replayAfterIngestPrintsEverySession() throws {
         let dir = try Binary.temporaryDirectory()

@@ -1,6 +1,5 @@
-// Issue 15's reliability edges (items 2, 4, 11, 12, 14), end to end through the `pressdb`
-// binary: a stalled pipe, many writers, a protected file, a full disk. Named "Reliability" so
-// `scripts/sanitize` runs them under ASan and TSan too.
+// Ingest when things fail, end to end through the `pressdb` binary: a stalled pipe, many
+// writers, a protected file, a full disk. `scripts/sanitize` runs them under ASan and TSan too.
 import Foundation
 import PressCore
 import PressStore
@@ -102,8 +101,8 @@ private final class LockHolder: Sendable {
 /// Set by scripts/sanitize: ThreadSanitizer's runtime cannot start under a file-size limit.
 private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_SANITIZER"] == "thread"
 
-@Suite(.serialized) struct EdgeReliabilityTests {
-    /// Item 2: `(head -50000 log.ndjson; sleep 30) | pressdb ingest -` committed nothing while
+@Suite(.serialized) struct IngestFailureTests {
+    /// `(head -50000 log.ndjson; sleep 30) | pressdb ingest -` committed nothing while
     /// the pipe was idle, so a SIGKILL 5 s in lost every complete session read. Now batches are
     /// committed on time also while input is idle: the pipe gets 150 complete sessions (about
     /// 1,500 records, less than one read-ahead chunk) and stays open; killed after a stall of
@@ -124,7 +123,7 @@ private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_
             + "(SELECT 1 FROM results r WHERE r.session_id = s.id AND r.counterfactual = 0)") == [["0"]])
     }
 
-    /// Item 2: Ctrl-C during a stall took effect only when more input came. Now it takes
+    /// Ctrl-C during a stall took effect only when more input came. Now it takes
     /// effect at once (the ingest waits for input at most 0.1 s at a time): status 130, every
     /// complete session committed and counted in the message, within 2 s of the signal (a
     /// generous bound for a loaded machine; the time measured is printed).
@@ -147,7 +146,7 @@ private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_
         #expect(Set(try rows(db, "SELECT session FROM sessions").map { $0[0] }) == ids)
     }
 
-    /// Item 12: a full disk on a fresh database left a 0-byte file (no room at all: `ulimit -f
+    /// A full disk on a fresh database left a 0-byte file (no room at all: `ulimit -f
     /// 0`) or a 4 KiB one with its -wal and -shm (room for a few pages: 20 KiB). Now: status 1,
     /// one line naming the database and what to do, and no file of it left.
     @Test(.disabled(if: underThreadSanitizer, "ulimit -f makes ThreadSanitizer's own runtime fault (SIGBUS) before pressdb starts"))
@@ -170,7 +169,7 @@ private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_
         #expect(try files(dir, "f.sqlite").contains("f.sqlite"))
     }
 
-    /// Item 11: as root, `chmod 0444 db; pressdb ingest --db db …` wrote the file anyway (root
+    /// As root, `chmod 0444 db; pressdb ingest --db db …` wrote the file anyway (root
     /// passes every permission check). A database whose file mode grants no write permission is
     /// now opened as a user without write permission would find it: every writing command
     /// fails with status 1 and the read-only message, nothing changes, and the commands that
@@ -205,7 +204,7 @@ private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_
         #expect(try rows(db, "PRAGMA integrity_check") == [["ok"]])
     }
 
-    /// Item 14: a full disk during `replay --as` or `config add` printed SQLite's own "SQLite
+    /// A full disk during `replay --as` or `config add` printed SQLite's own "SQLite
     /// error 13: database or disk is full (while running: COMMIT)". Now, like ingest: status 1,
     /// one line naming the database and what to do; the database stays sound, and the same
     /// commands with room complete the work. (`ulimit -f 100`: the WAL cannot grow past 100 KiB,
@@ -239,7 +238,7 @@ private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_
             + "WHERE r.session_id = s.id AND r.counterfactual = 0)") == [["0"]])
     }
 
-    /// Item 4, the message when waiting still fails: another connection holds the write lock
+    /// The message when waiting still fails: another connection holds the write lock
     /// for 8 s without committing anything (as a stuck process would; 3 s to spare for the
     /// child's start on a loaded machine). Before: "… is locked by
     /// another process for longer than 5 s; try again when it has finished". Now the line says
@@ -260,7 +259,7 @@ private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_
             + "nothing was written; re-run the same command when it has finished\n", "\(r.stderr)")
     }
 
-    /// Item 4, the issue's setup scaled down: the database created first, then several ingests
+    /// The many-writers setup scaled down: the database created first, then several ingests
     /// of logs with distinct session ids started at once, with a `pressdb report` loop alongside.
     /// Before, a writer that lost the lock for 5 s in a row — batches of 0.5 s, several others
     /// ahead of it — gave up ("locked by another process for longer than 5 s") and kept part of

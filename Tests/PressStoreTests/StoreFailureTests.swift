@@ -1,5 +1,5 @@
-// Issue 15's store-level edges: a database whose creation failed is removed, one holding
-// anything is kept (item 12).
+// The store when things fail: a database whose creation failed is removed, one holding
+// anything is kept; a stalled pipe; a writer waiting for a lock.
 import Foundation
 import Testing
 import PressFormats
@@ -7,7 +7,7 @@ import PressFormats
 @testable import PressSQLite
 @testable import PressIngest
 
-@Suite struct EdgeStoreReliabilityTests {
+@Suite struct StoreFailureTests {
     /// Nothing committed — an empty file, or one SQLite created and switched to WAL with no
     /// schema — is removed with its -wal and -shm; a database with a schema, or with frames in
     /// its WAL, is kept.
@@ -40,7 +40,7 @@ import PressFormats
         #expect(!Schema.removeIfNothingCommitted(path: migrated + ".missing"))
     }
 
-    /// Issue 15 item 2, at the feed: records written to a pipe that then stalls are handed over
+    /// At the feed: records written to a pipe that then stalls are handed over
     /// at once (before: held until 2,048 items or the end), the next batch is `.idle` after the
     /// timeout, and more input then resumes the stream to its end. Stopped during a stall,
     /// `finish` does not wait for the reader blocked on the pipe.
@@ -83,7 +83,7 @@ import PressFormats
         close(stalled[0])
     }
 
-    /// Issue 15 item 4, at the connection: a writer waiting for the lock gave up after 5 s
+    /// At the connection: a writer waiting for the lock gave up after 5 s
     /// ("locked by another process for longer than 5 s") even while the lock kept changing
     /// hands — eight ingests, each holding it for batches of 0.5 s, starved one of them. Here
     /// another connection holds the lock for 7 s, committing a row every second and taking the
@@ -92,7 +92,7 @@ import PressFormats
     /// and gets the lock when the holder stops, after more than the 5 s an idle holder allows.
     // Disabled: the waiter often takes the lock in the holder's COMMIT–BEGIN gap (seen at load 2
     // and under AddressSanitizer), and then the run proves nothing. The guarantee is covered end
-    // to end by EdgeReliabilityTests.manyWritersAndAReaderShareOneDatabase; a holder that commits
+    // to end by IngestFailureTests.manyWritersAndAReaderShareOneDatabase; a holder that commits
     // without ever releasing the lock needs a second process with a lock of its own.
     @Test(.disabled("the waiter slips through the holder's COMMIT–BEGIN gap too often to prove anything"))
     func aWaitingWriterWaitsAsLongAsTheHolderCommits() throws {

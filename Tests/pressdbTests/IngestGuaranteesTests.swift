@@ -122,7 +122,7 @@ private func generatedLog(_ dir: URL, sessions: Int, seed: Int, name: String, re
 /// How many kills the crash tests make (PRESSDB_CRASH_ITERATIONS raises it for long runs).
 private let crashIterations = ProcessInfo.processInfo.environment["PRESSDB_CRASH_ITERATIONS"].flatMap(Int.init) ?? 6
 
-@Suite(.serialized) struct IngestReliabilityTests {
+@Suite(.serialized) struct IngestGuaranteesTests {
     /// SIGKILL at random points (opening, migrating, mid-batch, at a commit, while replaying):
     /// every time the database opens, passes integrity_check and holds only whole sessions of
     /// the log; the same command then completes it exactly.

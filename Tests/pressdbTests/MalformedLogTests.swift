@@ -1,10 +1,10 @@
-// Issue 15's format edges, end to end through the `pressdb` binary: what a user sees and what the
+// Malformed logs, end to end through the `pressdb` binary: what a user sees and what the
 // database keeps.
 import Foundation
 import Testing
 
-@Suite struct FormatEdgeTests {
-    /// Item 1, the issue's reproduction: header `session,t,phase,x,y,control`, row 2
+@Suite struct MalformedLogTests {
+    /// The reported reproduction: header `session,t,phase,x,y,control`, row 2
     /// `c0,0,began,1,1,"oops`, then 1,000 valid sessions (two rows each). Before: exit 3, 0 sessions,
     /// one reject holding all 2,001 rows. Now: exit 3, the 1,000 sessions stored, one reject (line 2).
     @Test func anUnterminatedCSVQuoteRejectsOnlyItsRow() throws {
@@ -21,8 +21,8 @@ import Testing
     }
 }
 
-extension FormatEdgeTests {
-    /// Item 7 through `pressdb ingest`: a protocol-B getevent tap (hand-made, 9 lines) with a `0`
+extension MalformedLogTests {
+    /// Through `pressdb ingest`: a protocol-B getevent tap (hand-made, 9 lines) with a `0`
     /// pasted before line 2's timestamp is stored whole (1 session, exit 0) with one warning naming
     /// the line; with a value that does not parse either, the line and the three frames of the
     /// contact-less slot (lines 5, 7, 9) are rejected (exit 3), none dropped silently.

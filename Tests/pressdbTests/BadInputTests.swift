@@ -1,7 +1,6 @@
-// Issue 15's edges found by adversarial testing (items 3, 5, 6, 10, 13, 15), end to end through
-// the `pressdb` binary: what a user sees, the exit status, and what the database keeps. Each test
-// reproduces the issue's report first; the expected values come from the issue and from the
-// inputs written here by hand.
+// Bad input found by adversarial testing, end to end through the `pressdb` binary: what a user
+// sees, the exit status, and what the database keeps. Each test reproduces the report first;
+// the expected values come from the report and from the inputs written here by hand.
 import Foundation
 import PressTestSupport
 import Testing
@@ -16,8 +15,8 @@ private func write(_ lines: [String], to url: URL) throws {
     try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
 }
 
-@Suite struct AdversarialEdgeTests {
-    /// Item 15, first half: a database path that cannot be opened is named once, not twice
+@Suite struct BadInputTests {
+    /// a database path that cannot be opened is named once, not twice
     /// (before: "cannot open /proc/nope.sqlite: cannot open /proc/nope.sqlite: unable to open
     /// database file …"), by every command that writes.
     @Test func anUnopenableDatabaseIsNamedOnce() throws {
@@ -32,7 +31,7 @@ private func write(_ lines: [String], to url: URL) throws {
         }
     }
 
-    /// Item 5: a zero-size frame (`"frame":[1,1,0,0]`) was stored and then could never be replayed
+    /// A zero-size frame (`"frame":[1,1,0,0]`) was stored and then could never be replayed
     /// (exit 0, "width must be positive" at replay, reports silently one session short). It is
     /// rejected at ingest like a negative frame: the record with a reason naming the frame, then
     /// its session's orphaned `ended`; nothing stored. The same for CSV's four frame columns.
@@ -55,7 +54,7 @@ private func write(_ lines: [String], to url: URL) throws {
         }
     }
 
-    /// Item 10, at ingest: times spanning −1.7e308 … 1.7e308 are finite, but the session's
+    /// At ingest: times spanning −1.7e308 … 1.7e308 are finite, but the session's
     /// duration is not (1.7e308 − (−1.7e308) overflows to +inf); it was stored with a
     /// `duration_ms` of 0.0. Such a session is rejected at the record that completes it, with a
     /// reason; a session of ordinary times beside it is stored.
@@ -75,7 +74,7 @@ private func write(_ lines: [String], to url: URL) throws {
         #expect(try rows(db, "SELECT line FROM rejects ORDER BY line") == [["2"], ["4"]])
     }
 
-    /// Item 3, log rotation: `open.ndjson` (the `began`s), then `ends.ndjson` (the rest, which
+    /// Log rotation: `open.ndjson` (the `began`s), then `ends.ndjson` (the rest, which
     /// completes the pending sessions), then `ends.ndjson` again. Before: the third ingest exited
     /// 3 with one "sample after the end of session" reject per record. Now its samples, equal to
     /// the stored sessions' samples, are duplicates: exit 0, one duplicate per session, no
@@ -109,7 +108,7 @@ private func write(_ lines: [String], to url: URL) throws {
         #expect(late.status == 3 && late.stderr.contains(#"late.ndjson:1: sample after the end of session "s1""#), "\(late.stderr)")
     }
 
-    /// Item 13: an unknown configuration is a command-line error (status 2) everywhere. Before,
+    /// An unknown configuration is a command-line error (status 2) everywhere. Before,
     /// `ingest --config no-such-config` exited 0 and its sessions never got results, and
     /// `compare --by config` and `report --as` gave 4; `compare --paired` and `replay --as`
     /// already gave 2. A fresh database is not created for the failed ingest.
@@ -141,7 +140,7 @@ private func write(_ lines: [String], to url: URL) throws {
         #expect(try Binary.run(["compare", "spring-press", "longpress-safe-area", "--by", "config", "--db", db]).status == 4)
     }
 
-    /// Item 13: an empty input is "nothing to work on" (status 4; before: 0), and no database
+    /// An empty input is "nothing to work on" (status 4; before: 0), and no database
     /// is created for it.
     @Test func anEmptyInputIsNothingToWorkOn() throws {
         let dir = try Binary.temporaryDirectory()
@@ -156,7 +155,7 @@ private func write(_ lines: [String], to url: URL) throws {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("e.sqlite").path))
     }
 
-    /// Item 13: a multi-file ingest with one missing file ingests the others (before: nothing),
+    /// A multi-file ingest with one missing file ingests the others (before: nothing),
     /// then exits 1 naming the missing one. Every input missing: status 1 and no database.
     @Test func aMissingFileAmongOthersIsNamedAfterTheOthersAreIngested() throws {
         let dir = try Binary.temporaryDirectory()
@@ -180,7 +179,7 @@ private func write(_ lines: [String], to url: URL) throws {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.sqlite").path))
     }
 
-    /// Item 12: garbage that is no known format exited 1 but left an empty 80 KB database. Now
+    /// Garbage that is no known format exited 1 but left an empty 80 KB database. Now
     /// the format is told before the database is opened: status 1, the reason, no file.
     @Test func garbageInputLeavesNoDatabase() throws {
         let dir = try Binary.temporaryDirectory()
@@ -195,9 +194,9 @@ private func write(_ lines: [String], to url: URL) throws {
         #expect(left.isEmpty, "\(left)")
     }
 
-    /// Item 6: a killed `config add` leaves the configuration's new version replayed for some
+    /// A killed `config add` leaves the configuration's new version replayed for some
     /// of its sessions; `report` then showed only those, without a word (20,000 of 100,129 in
-    /// the issue). The state is made here directly — the new version's results deleted for all
+    /// the report). The state is made here directly — the new version's results deleted for all
     /// but 37 of the sessions naming it, as a replay killed after its first pages leaves it.
     /// Now every report warns on standard error, naming the configuration, the counts (counted
     /// here with SQL of our own) and `pressdb replay --missing`; after that replay, no warning.
@@ -220,7 +219,7 @@ private func write(_ lines: [String], to url: URL) throws {
         let r = try sqlite3(db, "DELETE FROM results WHERE config_version = '\(version)' AND session_id NOT IN "
             + "(SELECT id FROM sessions WHERE config = 'soft' ORDER BY id LIMIT 37)")
         #expect(r.status == 0, "\(r.stderr)")
-        // What the report shows: the 37 (the issue's "20,000 of 100,129").
+        // What the report shows: the 37 (the report's "20,000 of 100,129").
         #expect(try sessionsOfSoft(try Binary.run(["report", "--db", db.path, "--format", "csv"]).stdout) == 37)
         for args in [["report"], ["report", "latency", "--format", "csv"], ["report", "--where", "screen=feed"]] {
             let where_ = args.contains("--where") ? " AND screen = 'feed'" : ""

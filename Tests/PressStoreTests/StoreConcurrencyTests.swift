@@ -29,7 +29,7 @@ private final class Flag: @unchecked Sendable {
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
 
-@Suite struct StoreReliabilityTests {
+@Suite struct StoreConcurrencyTests {
     /// Regression: with `sqlite3_busy_timeout` (which sleeps up to 100 ms between tries) and a
     /// writer that re-begins right after each commit, a second writer waited out its whole
     /// timeout behind a long ingest ("database is locked"). Now it polls every millisecond and
