@@ -27,8 +27,8 @@ public struct ReportDefinition: Sendable, Hashable {
     }
     /// Whether the SQL reads a column that comes from the press sequences (`actor`,
     /// `press_index`, `is_rage_*`, `is_retry_after_*`): only then does `report_input` compute
-    /// them (`ReportFilter.pressSequences`), which takes a sort of every stored session and a
-    /// bounded ~15 MB more memory.
+    /// them (`ReportFilter.pressSequences`), which takes a sort of every stored session and
+    /// bounded memory more.
     public var readsPressSequences: Bool {
         ReportFilter.sequenceColumns.contains { sql.contains($0) }
     }
@@ -199,8 +199,8 @@ public final class ReportRunner {
         }
     }
 
-    /// Whether `report_input` holds a row: stops at the first (counting them all took 18 % of
-    /// a summary report's time on 1 M sessions).
+    /// Whether `report_input` holds a row: stops at the first (counting them all costs as much
+    /// as a large part of the report).
     public func hasInput() throws -> Bool {
         try db.prepare("SELECT 1 FROM temp.report_input LIMIT 1").scalarInt() != nil
     }

@@ -166,8 +166,8 @@ public struct SessionAttributes: Hashable, Sendable {
 
     /// `init(values:)` for values of which the caller knows at least one is given (the CSV and
     /// NDJSON readers make the array at the first value they set): not looked through again for
-    /// one (callgrind: about 270 instructions a session's first row, each value copied out and
-    /// compared with nil). For the package's readers only: an array without a given value would
+    /// one (each value copied out and compared with nil). For the package's readers only: an
+    /// array without a given value would
     /// make attributes that differ from `SessionAttributes()` while having none.
     @inlinable package init(givenValues values: [AttributeValue?]) {
         precondition(values.count == SessionAttribute.ordered.count, "one value per attribute")

@@ -39,9 +39,8 @@ final class IngestWriter: IngestSink {
 
     /// SQLite's page cache while a run is open, KiB (SQLite's default is 2,000 KiB). The
     /// `sessions.session` index takes keys in no particular order; with the default cache its
-    /// pages are read again and again once the index outgrows it: ingest of 400,000 generated
-    /// sessions spent 2.9 s in the kernel with the default, 1.6 s with 16 MiB. Peak memory is then
-    /// about 49 MB for 100,000 and for 400,000 sessions alike.
+    /// pages are read again and again once the index outgrows it. Peak memory stays flat with
+    /// the number of sessions.
     static let cacheKiB = 16_384
 
     /// WAL pages after which a commit of the run checkpoints on the ingesting connection
@@ -50,11 +49,8 @@ final class IngestWriter: IngestSink {
     /// one after which SQLite starts the WAL again from its beginning (see there), so the WAL
     /// grows to about this size during a run. The `sessions.session` index takes keys in no
     /// order, so each commit writes most of its leaf pages to the WAL again; checkpointing on
-    /// the ingesting thread only this seldom kept those copies off it. Bytes written
-    /// (`ru_oublock`), ingest of `pressdb generate --seed 1` CSV: 4,163,831 records 825 → 738 MB,
-    /// 1,041,453 records 149 → 143 MB (docs/benchmarks.md, branch ingest5); the background
-    /// checkpoints, each copying what a batch wrote, add to the first (920–929 MB with batches
-    /// of a fixed 10,000 sessions, 690 MB with `IngestOptions.batchFraction`), off this thread.
+    /// the ingesting thread only this seldom kept those copies off it; the background
+    /// checkpoints, each copying what a batch wrote, add bytes, off this thread.
     ///
     /// Crash safety: WAL mode with `synchronous = NORMAL` keeps the database consistent after a
     /// crash or power loss, and a process that dies loses no commit (the commits are in the WAL,
@@ -73,15 +69,14 @@ final class IngestWriter: IngestSink {
     /// - `ignore_check_constraints = ON`. SQLite checks a `CHECK (x IN ('a', 'b', 'c'))`
     ///   constraint by building a temporary B-tree of the list for every row it writes; for
     ///   `sessions` (`end_phase`, `scroll_axis`) and `results` (`outcome`, `cancel_reason`) that
-    ///   was about a third of ingest's instructions (callgrind, 20,000 sessions: 6.35 → 4.48 G).
+    ///   was a large share of ingest's work.
     ///   Every value the ingest writes to those columns is the raw value of a Swift enum whose
     ///   cases are exactly the listed values (`TouchPhase.ended`/`.cancelled`, `ScrollAxis`,
     ///   `PressOutcome`, `CancelReason`; a test compares them with the schema). Setting the
     ///   pragma back re-prepares every statement, so nothing else runs without the checks.
     /// - `foreign_keys = OFF` (outside the transaction: SQLite ignores it inside one). For a
     ///   session that saves two `sources` lookups, for a result one `sessions` lookup, each with
-    ///   its own cursor: 4.6 % of the ingesting thread's instructions (callgrind, 20,000
-    ///   sessions: 2,139 M → 2,040 M). What the run writes satisfies every foreign key by
+    ///   its own cursor. What the run writes satisfies every foreign key by
     ///   construction:
     ///   - `sessions.source_id`/`last_source_id`, `pending.*source_id`, `rejects.source_id` are
     ///     the `sources` row this run inserted for the input being read (`beginSource`), or the

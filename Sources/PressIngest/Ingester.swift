@@ -18,10 +18,8 @@ public struct IngestOptions: Sendable {
     /// …(the fraction: a commit writes most leaf pages of the `sessions.session` index to the WAL
     /// again, its keys coming in no order, so with batches of a fixed size the bytes a run writes
     /// grew with the square of its sessions; with batches a tenth of the database, about
-    /// linearly, until `batchSeconds` bounds them: about 45,000 sessions on the benchmark
-    /// machine, so in a database of more than about 450,000 sessions the batches are fixed again.
-    /// Ingest of 400,000 generated sessions (CSV) 4.415 → 4.128 s, 919 → 690 MB written;
-    /// docs/benchmarks.md, "Batches that grow with the database". The database's sessions are
+    /// linearly, until `batchSeconds` bounds them (beyond some hundreds of thousands of sessions
+    /// the batches are fixed again). The database's sessions are
     /// counted as its largest `sessions.id`; 0, a negative or a non-finite fraction: none)…
     public var batchFraction = 0.1
     /// …or after this many seconds, whichever comes first (also while the input is idle: a
@@ -33,11 +31,7 @@ public struct IngestOptions: Sendable {
     /// not copied, the close copies and syncs on the ingesting thread at the end of the run, and
     /// then the WAL is removed; a larger figure copies the pages the run rewrites batch after
     /// batch (the `sessions.session` index's leaves) fewer times, so it writes fewer bytes,
-    /// but leaves more for the close. Ingest of 100,000 generated sessions (NDJSON), 1 against
-    /// 2,048: the close's two syncs and copy 104–121 → 32–51 ms, the run 1.163 → 1.120 s (CSV
-    /// 1.170 → 1.124 s); of 400,000 (CSV) 4.61 s either way, 783–802 → 920–929 MB written, with
-    /// batches of a fixed 10,000 sessions (690 MB with `batchFraction`; docs/benchmarks.md, "A
-    /// checkpoint after every batch again").
+    /// but leaves more for the close, at the end of the run, where the user waits for it.
     public var backgroundCheckpointPages = 1
     /// How long the ingest waits for more input (read ahead) before it looks whether the batch
     /// is due and whether to stop: so a stalled pipe still commits on time and a Ctrl-C takes
@@ -268,13 +262,12 @@ public final class Ingester {
     private func handle(_ chunk: RecordChunk, sourceID: Int64) throws {
         // The raw text of a touch record's line is only read for a reject found later; a closure
         // capturing `chunk` itself copied the whole chunk (a retain of each of its arrays, and a
-        // release) each time one was made, three times a session (callgrind, 20,000 sessions:
-        // 1.8 % of the ingesting thread). The closures capture this reference instead.
+        // release) each time one was made, three times a session. The closures capture this
+        // reference instead.
         let text = ChunkText(chunk)
         // The assembler and the record count are worked on in locals for the chunk: as stored
         // properties of this class every `add` and `+= 1` was a dynamically checked access
-        // (`swift_beginAccess`, about 80 instructions each): the loop made 399,094 of them for
-        // 20,000 sessions, 209,547 now, 2.7 % of the ingesting thread (callgrind). Nothing the
+        // (`swift_beginAccess`). Nothing the
         // loop calls reads either (`complete`, `reject` and the others' `handle` are given the
         // assembler), and both go back when the chunk ends, also when it throws.
         var assembler = SessionAssembler<SessionAttributes, Origin>()
@@ -325,8 +318,7 @@ public final class Ingester {
             if let given = attributes {
                 // A record giving attributes (a session's first, as a rule) is added as `add`
                 // would add it, without building a `TouchRecord` (its attributes boxed on the
-                // heap, then copied out again): 2,280 instructions a session went to that path
-                // (callgrind, 20,000 sessions). Only a record of no open session goes on to
+                // heap, then copied out again). Only a record of no open session goes on to
                 // `add`, whose first step is this same call, for a pending or stored session.
                 let session = chunk.sessionIDs[k]
                 let event = assembler.add(session: session, sample: touch.sample, meta: given.hasAnyValue ? given : nil,
@@ -479,8 +471,7 @@ public final class Ingester {
 
     /// Gives `s` the run's defaults for what it does not give (`--config`, `--container`). The
     /// values are asked with `has`: reading `config` and `container` to compare them with nil
-    /// copied each out (a `Container` with its name), and the session was copied to be changed,
-    /// 870 instructions a session (callgrind, 20,000 sessions).
+    /// copied each out (a `Container` with its name), and the session was copied to be changed.
     private func applyDefaults(_ s: inout AssembledSession) {
         if let config = options.defaultConfig, !s.meta.has(.config) { s.meta.config = config }
         if let container = options.defaultContainer, !s.meta.has(.container) { s.meta.container = container }

@@ -104,9 +104,8 @@ public final class Replayer {
         var counter = ProgressCounter(report: options.progress)
         // Whether a configuration has a session without its result, asked once per name: the
         // question scans the configuration's sessions, and the progress count below (asked for
-        // by `pressdb ingest` also when it shows no progress) counted them all a second time,
-        // 4.3 % of an ingest's SQLite thread (callgrind, 20,000 sessions); now only a
-        // configuration with something missing is counted.
+        // by `pressdb ingest` also when it shows no progress) counted them all a second time;
+        // now only a configuration with something missing is counted.
         var missing: [String: Bool] = [:]
         func isMissing(_ name: String, _ configuration: PressConfiguration) throws -> Bool {
             if let known = missing[name] { return known }
@@ -148,8 +147,7 @@ public final class Replayer {
     /// in `sessions_by_config`'s order — the rows `SELECT DISTINCT coalesce(config, ?) FROM
     /// sessions` gives, in its order. Each name is found by one seek of the index (a skip-scan
     /// written as a recursive CTE, sqlite.org/lang_with.html), where `DISTINCT` read every entry
-    /// of it: 13 M instructions at the end of an ingest of 20,000 sessions (callgrind), growing
-    /// with the database, against 0.2 M.
+    /// of it, a cost that grew with the database.
     private func storedConfigurationNames() throws -> [String] {
         var out: [String] = []
         if try store.cached("SELECT EXISTS (SELECT 1 FROM sessions WHERE config IS NULL)").scalarInt() == 1 {
@@ -174,9 +172,8 @@ public final class Replayer {
     /// default's) has no result for `version`. Sessions with an id in `known` have theirs
     /// (`ReplayedSessions`) and are not looked at.
     ///
-    /// The question probes the results key once for every session it looks at: at the end of
-    /// an ingest of 20,000 sessions into a new database, 2,550 instructions a session, 4.4 % of
-    /// the ingesting thread (callgrind). The sessions outside `known` are two ranges of the
+    /// The question probes the results key once for every session it looks at. The sessions
+    /// outside `known` are two ranges of the
     /// `sessions_by_config` index (`config = ?1 AND rowid < ?3`, `… AND rowid > ?4`), found
     /// with a seek each.
     private func anyMissing(_ name: String, version: String, outside known: ClosedRange<Int64>?) throws -> Bool {

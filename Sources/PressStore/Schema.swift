@@ -106,9 +106,7 @@ public enum Schema {
     /// The page size of a database pressdb creates, bytes (SQLite's default is 4,096; a power of
     /// two from 512 to 65,536, sqlite.org/pragma.html#pragma_page_size). A `sessions` row holds
     /// its samples BLOB (25 bytes a sample) and is a few hundred bytes long, so 4 KiB pages hold
-    /// few of them and split often: ingest of 20,000 generated sessions counted 1.9 % fewer
-    /// instructions on the ingesting thread with 16 KiB pages (callgrind, docs/benchmarks.md,
-    /// "The schema on the ingesting thread"). `cache_size` is set in KiB, so memory is the same.
+    /// few of them and split often. `cache_size` is set in KiB, so memory is the same.
     /// A database created by an older pressdb keeps its page size (changing it takes a `VACUUM`).
     static let pageSize = 16_384
 

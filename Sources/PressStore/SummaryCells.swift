@@ -54,7 +54,7 @@ struct SummaryCellKey: Hashable {
     /// Hashes the flag and the session's keys (their hash, made once), not the configuration
     /// and version: the rows of one transaction are under one or a few of those (told apart by
     /// `==` within a bucket, cheap for the same strings), and hashing the version's text for
-    /// every row written was most of the key's cost (callgrind, `replay --as`, 20,000 sessions).
+    /// every row written was most of the key's cost.
     func hash(into hasher: inout Hasher) {
         hasher.combine(counterfactual)
         hasher.combine(keys.hash)
@@ -281,8 +281,7 @@ final class SummaryCellsWriter: TransactionObserver {
     /// row's position `j` in column 0), whether its session is stored (column 1), the session's
     /// report keys, and the stored result under that version if any (`r.rowid` NULL when none),
     /// in the columns a cell counts (`resultColumns`). One statement for the batch where
-    /// `readBackSQL` took one per row: 8,200 instructions a row in SQLite's statement start and
-    /// end alone (callgrind, `replay --as`, 20,000 sessions).
+    /// `readBackSQL` took one per row, each paying SQLite's statement start and end.
     static func readBackSQL(rows: Int) -> String {
         let keys = (0..<rows).map { "(\($0), ?\(2 * $0 + 1), ?\(2 * $0 + 2))" }.joined(separator: ", ")
         return """
@@ -309,10 +308,8 @@ final class SummaryCellsWriter: TransactionObserver {
     /// - the rows updated, whose trigger firings are pressdb's own, are `sqlite3_changes` (the
     ///   rows inserted or updated) less those inserted.
     ///
-    /// Asking SQLite which rows it wrote (`RETURNING session_id, config_version`) cost 5,900 to
-    /// 8,900 instructions a returned row (callgrind, `replay --as`, 20,000 sessions;
-    /// docs/benchmarks.md) and is not needed: a row's cells do not depend on whether it was
-    /// rewritten with the same values.
+    /// Asking SQLite which rows it wrote (`RETURNING session_id, config_version`) is costly and
+    /// not needed: a row's cells do not depend on whether it was rewritten with the same values.
     /// - Precondition: no two rows are the same session and version (`areDistinct`), and
     ///   `rows.count == Store.resultsPerStatement`.
     /// - Throws: `DatabaseError`.

@@ -11,20 +11,15 @@ import PressStore
 ///
 /// Without it the whole run's WAL was copied by the checkpoint SQLite runs when the ingesting
 /// connection closes, on the ingesting thread at the end of the run, which then synced the WAL
-/// and the database file: on an ingest of 100,000 generated sessions (NDJSON, 104 MB) those two
-/// syncs took 97–103 ms, with this 32–54 ms (`strace -f -T -e fdatasync`, two runs each;
-/// docs/benchmarks.md, "The WAL checkpointed on a thread of its own").
+/// and the database file, waiting for the disk while nothing else ran.
 ///
 /// The WAL still starts again from its beginning only at the ingesting connection's own
 /// checkpoints (every `IngestWriter.walCheckpointPages` pages), which find most frames copied
 /// already: SQLite rewinds the WAL when a write transaction begins with every frame copied
 /// (sqlite.org/wal.html, "WAL file growth"), and the ingest begins its next batch before the
 /// checkpoint of the last has ended. The cost is bytes: a page the run rewrites batch after
-/// batch (the `sessions.session` index's) is copied at each checkpoint, `ru_oublock` of a
-/// 400,000-session CSV ingest 733 → 920–929 MB with a checkpoint after every batch of a fixed
-/// 10,000 sessions (783–802 MB with one each 2,048 pages; 690 MB once batches grew with the
-/// database, `IngestOptions.batchFraction`), written by a thread that waits on the disk, not
-/// on a core.
+/// batch (the `sessions.session` index's) is copied at each checkpoint, more bytes written by
+/// a thread that waits on the disk, not on a core.
 ///
 /// A `SQLITE_CHECKPOINT_PASSIVE` checkpoint (`sqlite3_wal_checkpoint_v2`,
 /// sqlite.org/c3ref/wal_checkpoint_v2.html) "checkpoints as many frames as possible without

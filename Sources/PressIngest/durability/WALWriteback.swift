@@ -14,9 +14,7 @@ import PressSQLite
 /// kernel writes them back on its own only after `dirty_expire_centisecs` (30 s by default), so
 /// at the end of a run the checkpoint that runs when the connection closes (SQLite syncs the WAL
 /// before copying it into the database) found the whole run's WAL still in memory and waited
-/// for all of it: `fdatasync` of the WAL took 48–57 ms at the end of a 1.0 s ingest of 100,000
-/// generated sessions (strace -T), about 5 % of its wall time. Started after each commit, the
-/// write-out overlaps the rest of the run. The same idea as RocksDB's `wal_bytes_per_sync`.
+/// for all of it. Started after each commit, the write-out overlaps the rest of the run. The same idea as RocksDB's `wal_bytes_per_sync`.
 ///
 /// Durability is unchanged: this only starts writes earlier; the checkpoint still syncs
 /// (SQLite's own `fdatasync` on its own descriptor of the same file). Best effort: without a

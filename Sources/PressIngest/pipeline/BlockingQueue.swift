@@ -63,8 +63,7 @@ package final class BlockingQueue<Element>: @unchecked Sendable {
             // No wait at all: `pthread_cond_timedwait` with a deadline already past still gave
             // the mutex up and slept until a timer woke the thread, often behind another thread
             // on its core. The ingesting thread looks for finished replays this way after every
-            // chunk: 421 such sleeps of a 100,000-session NDJSON ingest, about 48 ms of its
-            // 1.2 s (`perf record -e sched:sched_switch --call-graph dwarf`).
+            // chunk.
         } else if let timeout {
             var deadline = timespec()
             clock_gettime(CLOCK_MONOTONIC, &deadline)
@@ -149,8 +148,8 @@ package struct ThreadWork: @unchecked Sendable {
     package let run: () -> Void
 
     /// The niceness of ingest's reader and replay worker, which feed the ingesting thread: on
-    /// two cores the three share them, and the ingesting thread, whose CPU time is the run's wall
-    /// time, waited for a core 0.12–0.26 s of a 1.5 s run at the same niceness.
+    /// two cores the three share them, and the ingesting thread's CPU time is the run's wall
+    /// time, so it should not wait for a core behind them.
     package static let feederNiceness: Int32 = 5
 
     package init(niceness: Int32 = 0, _ run: @escaping () -> Void) {

@@ -16,9 +16,7 @@ struct ReplayJob: Sendable {
 }
 
 /// A configuration held by reference, shared by every job replayed under it: a job copies one
-/// reference, where a copy of the struct retained each of its fields (with the lookup by name
-/// that `StoredSessionReplay.last` now mostly saves, `replay(id:_:)` 2,365 → 810 instructions a
-/// session on the ingesting thread; callgrind, 20,000 sessions).
+/// reference, where a copy of the struct retained each of its fields.
 final class SharedConfiguration: Sendable {
     let value: PressConfiguration
     init(_ value: PressConfiguration) { self.value = value }

@@ -111,7 +111,7 @@ final class ReadAheadFeed<Source: ChunkedRecordSource>: RecordFeed, @unchecked S
 
     private func read() {
         // A local copy, put back before `finished` is signalled: calling a method on the stored
-        // property copied the whole reader for every item (callgrind: 250 instructions a record).
+        // property copied the whole reader for every item.
         var source = self.source
         var chunk = ReadChunk(capacity: Self.chunkItems)
         while true {
