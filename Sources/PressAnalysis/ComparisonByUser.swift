@@ -307,6 +307,39 @@ public struct UserCoverage: Sendable, Hashable {
         self.usersInBothArms = usersInBothArms
         self.users = users
     }
+
+    /// The unit to analyse by: the one asked for, else users when every compared session has a
+    /// user and (observed) no user is in both arms — users were then what was randomized.
+    /// Returns the unit and a note saying why when the choice needs explaining.
+    /// - Throws: `AnalysisUnitError` for users asked when some sessions have no user.
+    public func unit(asked: AnalysisUnit?) throws(AnalysisUnitError) -> (AnalysisUnit, String?) {
+        let missing = sessionsWithoutUser
+        switch asked {
+        case .user?:
+            if missing > 0 {
+                throw AnalysisUnitError(description: "--unit user: \(missing) of the compared sessions have no user; analyse them with --unit session")
+            }
+            return (.user, usersInBothArms > 0
+                ? "warning: \(usersInBothArms) of \(users) users have sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
+                : nil)
+        case .session?:
+            return (.session, nil)
+        case nil:
+            if missing > 0 {
+                return (.session, "unit: sessions, because \(missing) of the compared sessions have no user (every session counts as independent)")
+            }
+            if usersInBothArms > 0 {
+                return (.session, "unit: sessions, because \(usersInBothArms) of \(users) users have sessions in both arms: "
+                    + "the variants were drawn per session, not per user (--unit user analyses users anyway)")
+            }
+            return (.user, nil)
+        }
+    }
+}
+
+/// Why the compared sessions cannot be analysed by the unit asked for.
+public struct AnalysisUnitError: Error, CustomStringConvertible, Sendable {
+    public var description: String
 }
 
 extension ObservedComparisonReader {

@@ -187,32 +187,9 @@ struct CompareCommand: ParsableCommand {
         return "\(error)"
     }
 
-    /// The unit to analyse by: the one asked for, else users when every compared session has a
-    /// user and (observed) no user is in both arms. Returns the unit and a note saying why when
-    /// the choice needs explaining.
-    /// - Throws: `CLIError.usage` for `--unit user` when some sessions have no user.
+    /// The unit to analyse by (`UserCoverage.unit(asked:)`), a refusal as a usage error.
     static func unit(_ asked: AnalysisUnit?, _ coverage: UserCoverage) throws -> (AnalysisUnit, String?) {
-        let missing = coverage.sessionsWithoutUser
-        switch asked {
-        case .user?:
-            if missing > 0 {
-                throw CLIError.usage("--unit user: \(missing) of the compared sessions have no user; analyse them with --unit session")
-            }
-            return (.user, coverage.usersInBothArms > 0
-                ? "warning: \(coverage.usersInBothArms) of \(coverage.users) users have sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
-                : nil)
-        case .session?:
-            return (.session, nil)
-        case nil:
-            if missing > 0 {
-                return (.session, "unit: sessions, because \(missing) of the compared sessions have no user (every session counts as independent)")
-            }
-            if coverage.usersInBothArms > 0 {
-                return (.session, "unit: sessions, because \(coverage.usersInBothArms) of \(coverage.users) users have sessions in both arms: "
-                    + "the variants were drawn per session, not per user (--unit user analyses users anyway)")
-            }
-            return (.user, nil)
-        }
+        do { return try coverage.unit(asked: asked) } catch { throw CLIError.usage(error.description) }
     }
 
     static func observed(_ a: String, _ b: String, path: String, by: String, equals: [String: String], split: [Double]?,

@@ -161,9 +161,7 @@ struct IngestCommand: ParsableCommand {
             progress.clear()
             printError("\(e)")
             // --strict writes nothing: a database this run created is removed again.
-            if !databaseExisted {
-                for file in Schema.files(of: dbPath) { try? FileManager.default.removeItem(atPath: file) }
-            }
+            if !databaseExisted { IngestCompletion.discardDatabase(createdAt: dbPath) }
             return ExitCode.rejects
         } catch let e as InputError {
             progress.clear()
@@ -178,18 +176,13 @@ struct IngestCommand: ParsableCommand {
         // Configurations from `{"type":"config"}` records, then replay of every session that has
         // no result under its own configuration yet (this run's, and any an interrupted run left).
         let configRejects: [Reject]
-        var replayed: ReplaySummary
+        let replayed: ReplaySummary
         do {
-            let catalog = try ConfigurationCatalog(store: store)
-            configRejects = try catalog.importConfigRecords()
-            var replayOptions = ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name)
-            replayOptions.shouldStop = Interrupt.requested
             let replaying = Progress("replay", unit: .sessions, enabled: showsProgress)
             defer { replaying.clear() }
-            replayOptions.progress = replaying.replayed
-            let replayer = Replayer(store: store, catalog: catalog, options: replayOptions)
-            replayed = try replayer.replayMissing(excluding: summary.replayedSessions)
-            replayed.replayed += summary.sessionsReplayed
+            (configRejects, replayed) = try IngestCompletion.importConfigurationsAndReplay(
+                store: store, summary: summary, defaultConfig: options.defaultConfig,
+                shouldStop: Interrupt.requested, progress: replaying.replayed)
         } catch {
             throw CLIError.failure("the sessions are stored, but replaying them failed: "
                 + "\(DatabaseProblem.describe(error, path: dbPath)); run 'pressdb replay' to retry")
