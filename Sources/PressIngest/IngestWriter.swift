@@ -40,8 +40,8 @@ final class IngestWriter: IngestSink {
     /// SQLite's page cache while a run is open, KiB (SQLite's default is 2,000 KiB). The
     /// `sessions.session` index takes keys in no particular order; with the default cache its
     /// pages are read again and again once the index outgrows it. Peak memory stays flat with
-    /// the number of sessions.
-    static let cacheKiB = 16_384
+    /// the number of sessions. `IngestTuning.cacheKiB`.
+    static var cacheKiB: Int { IngestTuning.cacheKiB }
 
     /// WAL pages after which a commit of the run checkpoints on the ingesting connection
     /// (SQLite's default is 1,000 pages, 16 MiB of WAL at 16 KiB pages). In a batched run
@@ -59,8 +59,8 @@ final class IngestWriter: IngestSink {
     /// for a batched run the last batch or two (a background checkpoint follows each commit and
     /// runs while the next batch is written), for a `strict` run the transaction itself. Whole
     /// sessions, which re-running the ingest stores again (duplicates are skipped). The last
-    /// connection to close checkpoints the WAL and removes it.
-    static let walCheckpointPages = 10_000
+    /// connection to close checkpoints the WAL and removes it. `IngestTuning.walCheckpointPages`.
+    static var walCheckpointPages: Int { IngestTuning.walCheckpointPages }
 
     /// The connection's settings while a run is open, each put back when it ends:
     ///

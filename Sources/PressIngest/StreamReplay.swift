@@ -53,8 +53,8 @@ public final class StreamReplay: IngestSink {
     private var replayedUnder: [String: (version: String, sessions: Int)] = [:]
     /// Sessions whose configuration was unknown when they completed.
     private var unresolved: [AssembledSession] = []
-    /// Bytes buffered before `write` is called.
-    static let chunk = 1 << 20
+    /// Bytes buffered before `write` is called (`IngestTuning.streamBufferBytes`).
+    static var chunk: Int { IngestTuning.streamBufferBytes }
 
     /// - Parameters:
     ///   - catalog: the configurations known at the start (the presets; `{"type":"config"}`

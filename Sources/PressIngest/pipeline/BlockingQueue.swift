@@ -147,10 +147,8 @@ package struct ThreadWork: @unchecked Sendable {
     package var niceness: Int32 = 0
     package let run: () -> Void
 
-    /// The niceness of ingest's reader and replay worker, which feed the ingesting thread: on
-    /// two cores the three share them, and the ingesting thread's CPU time is the run's wall
-    /// time, so it should not wait for a core behind them.
-    package static let feederNiceness: Int32 = 5
+    /// The niceness of ingest's reader and replay worker (`IngestTuning.feederNiceness`).
+    package static var feederNiceness: Int32 { IngestTuning.feederNiceness }
 
     package init(niceness: Int32 = 0, _ run: @escaping () -> Void) {
         self.niceness = niceness

@@ -90,8 +90,8 @@ final class ReplayWorker: @unchecked Sendable {
     }
 
     /// Distinct session keys kept for sharing (`work`) before the set starts again (checked per
-    /// batch of jobs, so it may pass this by a batch), so memory stays bounded whatever the keys.
-    static let sharedKeysLimit = 4_096
+    /// batch of jobs, so it may pass this by a batch): `IngestTuning.sharedKeysLimit`.
+    static var sharedKeysLimit: Int { IngestTuning.sharedKeysLimit }
 
     private func work() {
         // Sessions with the same report keys are given one shared array of them: the ingesting
@@ -131,8 +131,8 @@ final class StoredSessionReplay {
     private var someFailed = false
     private let worker: ReplayWorker
     private var batch: [ReplayJob] = []
-    /// Jobs handed to the worker per batch (the hand-over costs a lock and a wake-up).
-    static let batchSize = 256
+    /// Jobs handed to the worker per batch (`IngestTuning.replayBatchSize`).
+    static var batchSize: Int { IngestTuning.replayBatchSize }
 
     init(store: Store, options: IngestOptions) throws {
         self.store = store

@@ -32,8 +32,8 @@ protocol RecordFeed {
 
 /// Reads the source on the calling thread: a batch is the next `batchItems` items.
 struct InlineFeed<Source: ChunkedRecordSource>: RecordFeed {
-    /// Items per batch: 4,096 (how often the loop checks for a stop and a due commit).
-    static var batchItems: Int { 4_096 }
+    /// Items per batch (`IngestTuning.inlineBatchItems`).
+    static var batchItems: Int { IngestTuning.inlineBatchItems }
 
     var source: Source
     let input: ByteInput
@@ -78,14 +78,11 @@ struct ReadChunk: @unchecked Sendable {
 ///     while try feed.nextBatch({ chunk in … }) != .end {}
 ///     source = feed.finish() ?? source
 final class ReadAheadFeed<Source: ChunkedRecordSource>: RecordFeed, @unchecked Sendable {
-    /// Items per chunk: small enough that the consumer starts at once, large enough that the
-    /// hand-over (a lock and a wake-up) costs nothing per item.
-    static var chunkItems: Int { 2_048 }
-    /// Chunks read ahead at most (memory stays flat: a few MB).
-    static var chunksAhead: Int { 8 }
-    /// How long `finish` waits for a reader that was stopped early to end: a reader blocked in
-    /// `read(2)` on a stalled pipe is left to end when its input does.
-    static var stopWait: DispatchTimeInterval { .milliseconds(100) }
+    /// Items per chunk, chunks read ahead at most, and how long `finish` waits for a reader that
+    /// was stopped early to end (`IngestTuning`).
+    static var chunkItems: Int { IngestTuning.chunkItems }
+    static var chunksAhead: Int { IngestTuning.chunksAhead }
+    static var stopWait: DispatchTimeInterval { IngestTuning.readerStopWait }
 
     /// How long `nextBatch` waits for a chunk before it returns `.idle` — when the reader waits
     /// for input — nil: for ever. (A stalled pipe then still gives the loop its batch
