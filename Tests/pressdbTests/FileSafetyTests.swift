@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import PressTestSupport
+import Synchronization
 
 @Suite(.serialized) struct FileSafetyTests {
     static func generatedLog(_ dir: URL, sessions: Int = 30) throws -> String {
@@ -33,5 +34,82 @@ import PressTestSupport
             #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "\(args)")
             #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "\(args)")
         }
+    }
+
+    /// A small ingested database in a new folder.
+    static func database() throws -> (dir: URL, db: String) {
+        let dir = try Binary.temporaryDirectory()
+        let db = dir.appendingPathComponent("d.sqlite").path
+        let r = try Binary.run(["ingest", try generatedLog(dir), "--db", db, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return (dir, db)
+    }
+
+    static func fileType(_ path: String) -> mode_t {
+        var st = stat()
+        return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0
+    }
+
+    /// `report --out /dev/full` turned /dev/full into a regular file. A character device is now
+    /// written into as `>` would: /dev/full fails with ENOSPC (status 1, one line) and stays a
+    /// device; /dev/null takes the output.
+    @Test func characterDevicesAreWrittenIntoNotReplaced() throws {
+        guard Self.fileType("/dev/full") == S_IFCHR else { return }  // Not in this sandbox.
+        let (dir, db) = try Self.database()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let full = try Binary.run(["report", "--db", db, "--out", "/dev/full"])
+        #expect(full.exited && full.status == 1, "\(full)")
+        #expect(full.stderr.split(separator: "\n").count == 1 && full.stderr.contains("cannot write --out /dev/full"), "\(full.stderr)")
+        #expect(Self.fileType("/dev/full") == S_IFCHR)
+        let null = try Binary.run(["report", "--db", db, "--out", "/dev/null"])
+        #expect(null.status == 0, "\(null)")
+        #expect(Self.fileType("/dev/null") == S_IFCHR)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "/dev").allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
+    /// A FIFO gets the report through it (a reader on the other end reads every byte) and stays
+    /// a FIFO.
+    @Test func aNamedPipeIsWrittenInto() throws {
+        let (dir, db) = try Self.database()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = Mutex<Data?>(nil)
+        let reader = Thread {
+            let h = FileHandle(forReadingAtPath: fifo)
+            let data = h?.readDataToEndOfFile()
+            received.withLock { $0 = data }
+        }
+        reader.start()
+        let r = try Binary.run(["report", "--db", db, "--out", fifo, "--format", "csv"])
+        #expect(r.status == 0, "\(r)")
+        for _ in 0..<500 where received.withLock({ $0 == nil }) { usleep(10_000) }
+        let expected = try Binary.run(["report", "--db", db, "--format", "csv"]).stdout
+        #expect(received.withLock { $0.map { String(decoding: $0, as: UTF8.self) } } == expected)
+        #expect(Self.fileType(fifo) == S_IFIFO)
+    }
+
+    /// A symbolic link is followed: the file it points at is replaced whole (atomically, as any
+    /// regular file), the link stays a link; a dangling link's target is created. A folder is
+    /// refused (status 2).
+    @Test func symbolicLinksAreFollowed() throws {
+        let (dir, db) = try Self.database()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        let expected = try Binary.run(["report", "--db", db, "--format", "csv"]).stdout
+        let real = dir.appendingPathComponent("real.csv").path, link = dir.appendingPathComponent("link.csv").path
+        try "old\n".write(toFile: real, atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: link, withDestinationPath: "real.csv")
+        #expect(try Binary.run(["report", "--db", db, "--format", "csv", "--out", link]).status == 0)
+        #expect(Self.fileType(link) == S_IFLNK)
+        #expect(try String(contentsOfFile: real, encoding: .utf8) == expected)
+        let dangling = dir.appendingPathComponent("dangling.csv").path
+        try fm.createSymbolicLink(atPath: dangling, withDestinationPath: "made.csv")
+        #expect(try Binary.run(["report", "--db", db, "--format", "csv", "--out", dangling]).status == 0)
+        #expect(Self.fileType(dangling) == S_IFLNK)
+        #expect(try String(contentsOfFile: dir.appendingPathComponent("made.csv").path, encoding: .utf8) == expected)
+        let folder = try Binary.run(["report", "--db", db, "--out", dir.path])
+        #expect(folder.status == 2 && folder.stderr.contains("is a folder"), "\(folder)")
+        #expect(try fm.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 }
