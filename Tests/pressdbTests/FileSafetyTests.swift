@@ -112,4 +112,37 @@ import Synchronization
         #expect(folder.status == 2 && folder.stderr.contains("is a folder"), "\(folder)")
         #expect(try fm.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
+
+    /// `report` on a 0444 database created -wal and -shm beside it. Commands that only read now
+    /// open such a file `immutable`: nothing appears beside it, for its owner and for another
+    /// user (as root permissions do not bind, so the reader also runs as `nobody`, setpriv), with
+    /// a file name that needs percent-encoding in a URI.
+    @Test func readingAReadOnlyDatabaseCreatesNoFilesBesideIt() throws {
+        let (dir, db0) = try Self.database()
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let fm = FileManager.default
+        let db = dir.appendingPathComponent("r?o#%20.sqlite").path
+        try fm.moveItem(atPath: db0, toPath: db)
+        #expect(try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("r?o") } == ["r?o#%20.sqlite"])
+        var expected: String?
+        try fm.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir.path)
+        try fm.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        let asNobody = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        for prefix in [[], asNobody] {
+            for args in [["report", "--format", "csv"], ["report", "sessions"], ["configs"], ["compare", "A", "B", "--unit", "session"]] {
+                let full = prefix + [Binary.url.path] + args + ["--db", db]
+                let r = try RunningProcess.run(URL(fileURLWithPath: full[0]), Array(full.dropFirst()), environment: ["NO_COLOR": "1"])
+                #expect(r.exited && r.status == 0, "\(prefix) \(args): \(r)")
+                if args == ["report", "--format", "csv"] {
+                    #expect(r.stdout.contains("expand-delayed-click"))
+                    if expected == nil { expected = r.stdout } else { #expect(r.stdout == expected) }
+                }
+                #expect(try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("r?o") } == ["r?o#%20.sqlite"],
+                        "\(prefix) \(args)")
+            }
+        }
+    }
 }
