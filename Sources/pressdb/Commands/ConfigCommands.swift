@@ -33,7 +33,8 @@ struct ConfigCommand: ParsableCommand {
         switch action {
         case "show":
             guard let c = catalog.resolve(target) else { throw unknownConfiguration(target, catalog) }
-            print(ConfigurationJSON.encode(c))
+            // A name may hold characters a terminal acts on: printed as \u escapes.
+            print(String(decoding: JSONText.escapingInvisible(Array(ConfigurationJSON.encode(c).utf8)), as: UTF8.self))
             return ExitCode.ok
         case "add":
             let text: String
