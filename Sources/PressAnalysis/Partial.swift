@@ -42,6 +42,40 @@ extension SessionTally {
         for (i, e) in s.events.enumerated() where e { events[i] += 1 }
         addFigures(s.feedbackLatencyMs, s.actionLatencyMs, s.releaseJumpPt)
     }
+
+    /// Adds `b` as `+=` does, every count with checked arithmetic.
+    /// - Throws: `PartialError` when a count would pass `Partial.maxSessions`.
+    public mutating func add(checked b: SessionTally) throws {
+        func sum(_ x: Int, _ y: Int) throws -> Int {
+            let (s, overflow) = x.addingReportingOverflow(y)
+            guard !overflow, s <= Partial.maxSessions else { throw Partial.tooMany(x, y) }
+            return s
+        }
+        sessions = try sum(sessions, b.sessions)
+        for i in events.indices { events[i] = try sum(events[i], b.events[i]) }
+        for (v, c) in b.feedbackLatencyMs { feedbackLatencyMs[v] = try sum(feedbackLatencyMs[v] ?? 0, c) }
+        for (v, c) in b.actionLatencyMs { actionLatencyMs[v] = try sum(actionLatencyMs[v] ?? 0, c) }
+        releaseJumpPtMax = max(releaseJumpPtMax, b.releaseJumpPtMax)
+    }
+
+    /// Why these counts cannot be one set of sessions, or nil when they can: no event is counted
+    /// in more sessions than there are, and no histogram holds more latencies than sessions
+    /// (each session has at most one of each).
+    public var inconsistency: String? {
+        for (name, n) in zip(Partial.eventNames, events) where n > sessions {
+            return "\(n) sessions with \(name) among \(sessions) sessions"
+        }
+        for (name, h) in [("feedback_latency_ms", feedbackLatencyMs), ("action_latency_ms", actionLatencyMs)] {
+            var total = 0
+            for c in h.values {
+                let (t, overflow) = total.addingReportingOverflow(c)
+                guard !overflow, t <= sessions else { return "\(name) counts more latencies than its \(sessions) sessions" }
+                total = t
+            }
+        }
+        return nil
+    }
+
 }
 
 /// The mergeable aggregate of a set of replayed sessions (docs/scale-out.md, "The partial
@@ -103,8 +137,18 @@ public struct Partial: Sendable, Equatable {
             + "of each configuration (replay every session under the same definitions)")
     }
 
+    /// The most sessions a partial holds: every count then adds up without overflow, and is
+    /// exact as a Double (2^53), which the rates and the statistics divide with.
+    public static let maxSessions = 1 << 53
+
+    static func tooMany(_ a: Int, _ b: Int) -> PartialError {
+        PartialError("counts \(a) and \(b) add up to more than a partial holds (\(maxSessions) sessions); "
+            + "the partial is not one 'pressdb aggregate' wrote")
+    }
+
     /// The merge of two partials: every cell added, users matched by id.
-    /// - Throws: `PartialError` when they differ in `replayedAs` or in a configuration's version.
+    /// - Throws: `PartialError` when they differ in `replayedAs` or in a configuration's version,
+    ///   or together hold more than `maxSessions`.
     public static func merging(_ a: Partial, _ b: Partial) throws -> Partial {
         guard a.replayedAs == b.replayedAs else {
             throw PartialError("cannot merge a partial of sessions replayed \(describe(a.replayedAs)) with one replayed \(describe(b.replayedAs))")
@@ -114,8 +158,10 @@ public struct Partial: Sendable, Equatable {
             if let known = out.configurations[name], known != version { throw twoVersions(name, known, version) }
             out.configurations[name] = version
         }
-        for (k, t) in b.groups { out.groups[k, default: SessionTally()] += t }
-        for (k, t) in b.users { out.users[k, default: SessionTally()] += t }
+        let (total, overflow) = a.sessions.addingReportingOverflow(b.sessions)
+        guard !overflow, total <= maxSessions else { throw tooMany(a.sessions, b.sessions) }
+        for (k, t) in b.groups { try out.groups[k, default: SessionTally()].add(checked: t) }
+        for (k, t) in b.users { try out.users[k, default: SessionTally()].add(checked: t) }
         return out
     }
 
@@ -128,7 +174,7 @@ public struct Partial: Sendable, Equatable {
         replayedAs.map { "as '\($0)'" } ?? "under their own configurations"
     }
 
-    /// Sessions in the partial.
+    /// Sessions in the partial (at most `maxSessions`, which a partial read or merged keeps to).
     public var sessions: Int { groups.values.reduce(0) { $0 + $1.sessions } }
     /// Distinct users (over every arm).
     public var userCount: Int { Set(users.keys.map { $0[2] ?? "" }).count }

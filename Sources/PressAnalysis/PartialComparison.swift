@@ -39,9 +39,14 @@ extension Partial {
     /// - Throws: `ComparisonError.emptyArm`, `.badFilter`.
     public func observedArm(_ name: String, by: String, equals: [String: String] = [:]) throws -> ObservedArm {
         var tally = SessionTally()
-        for (_, t) in try cells(name, by: by, equals: equals) { tally += t }
+        for (_, t) in try cells(name, by: by, equals: equals) { try tally.add(checked: t) }
         guard tally.sessions > 0 else {
             throw ComparisonError.emptyArm(name: name, by: by, available: try comparisonGroups(by: by, equals: equals))
+        }
+        // The comparison by session holds every latency: refuse an arm too large for memory.
+        guard tally.sessions <= Self.maxSessionsComparedBySession else {
+            throw PartialError("\(by) '\(name)' holds \(tally.sessions) sessions, more than a comparison by session holds in "
+                + "memory (\(Self.maxSessionsComparedBySession)); compare by user (--unit user) or on fewer sessions")
         }
         let events = ArmEventCounts(sessions: tally.sessions, taps: tally.count(.tap), cancels: tally.count(.cancel),
                                     scrollAborts: tally.count(.scrollAbort), falseActions: tally.count(.falseAction),
@@ -117,6 +122,10 @@ extension Partial {
         let v = UserArmSums.sums(totals)
         return UserArmSums.arm(name, sums: v, histograms: histograms)
     }
+
+    /// The most sessions an arm compared by session may hold: its latencies are held as Doubles
+    /// (8 bytes each, two per session at most), 2^28 sessions in at most 4 GiB.
+    public static let maxSessionsComparedBySession = 1 << 28
 
     /// A histogram's values, each as often as it occurs, ascending.
     static func expanded(_ h: [Double: Int]) -> [Double] {

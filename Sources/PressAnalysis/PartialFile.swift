@@ -109,7 +109,9 @@ extension Partial {
                     guard vc.count == 2, vc[0].kind == .number, vc[0].number.isFinite else {
                         throw fail("\(what) holds [value, count] pairs of a finite number and a count")
                     }
-                    out[vc[0].number, default: 0] += try integer(vc[1], what)
+                    let (sum, overflow) = (out[vc[0].number] ?? 0).addingReportingOverflow(try integer(vc[1], what))
+                    guard !overflow, sum <= Self.maxSessions else { throw fail("\(what) counts more than a partial holds (\(Self.maxSessions) sessions)") }
+                    out[vc[0].number] = sum
                 }
                 return out
             }
@@ -127,6 +129,7 @@ extension Partial {
                     guard let j = f["release_jump_pt_max"], j.kind == .number else { throw fail("release_jump_pt_max must be a number") }
                     tally.releaseJumpPtMax = j.number
                 }
+                if let problem = tally.inconsistency { throw fail("a cell counts \(problem)") }
                 return (key, tally)
             }
 
@@ -156,13 +159,30 @@ extension Partial {
                 guard let v = try text(version) else { throw fail("configuration \(name) has no version") }
                 p.configurations[name] = v
             }
-            for g in try elements(top["groups"], "groups") {
-                let (k, t) = try tally(g, keys: Self.groupKeys.count, jump: true)
-                p.groups[k, default: SessionTally()] += t
+            // Counts are added with checked arithmetic, and the sessions of all cells together
+            // kept to `maxSessions`: every sum a report or comparison makes of them then fits.
+            func add(_ t: SessionTally, to total: inout Int) throws {
+                let (sum, overflow) = total.addingReportingOverflow(t.sessions)
+                guard !overflow, sum <= Self.maxSessions else { throw fail("its cells hold more sessions than a partial holds (\(Self.maxSessions))") }
+                total = sum
             }
-            for u in try elements(top["users"], "users") {
-                let (k, t) = try tally(u, keys: Self.userKeys.count, jump: false)
-                p.users[k, default: SessionTally()] += t
+            var groupSessions = 0, userSessions = 0
+            do {
+                for g in try elements(top["groups"], "groups") {
+                    let (k, t) = try tally(g, keys: Self.groupKeys.count, jump: true)
+                    try add(t, to: &groupSessions)
+                    try p.groups[k, default: SessionTally()].add(checked: t)
+                }
+                for u in try elements(top["users"], "users") {
+                    let (k, t) = try tally(u, keys: Self.userKeys.count, jump: false)
+                    try add(t, to: &userSessions)
+                    try p.users[k, default: SessionTally()].add(checked: t)
+                }
+            } catch let e as PartialError where !e.message.hasPrefix(name) {
+                throw fail(e.message)
+            }
+            guard userSessions <= groupSessions else {
+                throw fail("its users hold \(userSessions) sessions, more than its \(groupSessions) sessions")
             }
             return p
         }

@@ -66,4 +66,25 @@ var replayBenchmarks: [Benchmark] { [
     Benchmark(name: "replay-expand", what: "Replay.session, one generated session as expand-delayed-click") { n in
         replay(n, as: .expandDelayedClick)
     },
+    Benchmark(name: "replay-styles", what: "Replay.session, one generated session as each of the five press styles in turn") { n in
+        replayStyles(n)
+    },
 ] }
+
+/// `replay(n, as:)` with the configuration cycling through the presets after the first three
+/// (the press styles apps ship today), one per session.
+private func replayStyles(_ n: Int) -> Double {
+    let sessions = modelSessions
+    let styles = Array(PressConfiguration.presets.dropFirst(3))
+    var sum = 0.0
+    var i = 0, j = 0
+    sessions.withUnsafeBufferPointer { sessions in
+        for _ in 0..<n {
+            let r = try! Replay.session(sessions[i].samples, attributes: sessions[i].attributes, configuration: styles[j])
+            i = i + 1 == sessions.count ? 0 : i + 1
+            j = j + 1 == styles.count ? 0 : j + 1
+            sum += (r.feedbackLatencyMs ?? 0) + r.durationMs + r.pressDepth + r.releaseJumpPt + (r.actionFired ? 1 : 0)
+        }
+    }
+    return sum
+}

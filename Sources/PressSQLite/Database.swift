@@ -27,6 +27,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 }
 
 extension String {
+    fileprivate func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+
     fileprivate func trimmingWhitespace() -> String {
         var s = Substring(self)
         while let c = s.first, c.isWhitespace { s.removeFirst() }
@@ -85,9 +87,17 @@ public final class Database {
     public init(path: String, readOnly: Bool = false) throws {
         Database.configureLibrary
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var name = path
+        if readOnly, Self.cannotBeWritten(path) {
+            // Nobody writes a file without write permission, so it cannot change under this
+            // reader: open it `immutable` (sqlite.org/uri.html), which reads it without the
+            // -wal and -shm files a WAL database otherwise gets beside it.
+            name = Self.immutableURI(path)
+            flags |= SQLITE_OPEN_URI
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             if let db { sqlite3_close_v2(db) }
@@ -115,6 +125,34 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Whether the file at `path` is one no process writes: it exists, this process may not
+    /// write it or its mode has no write bit (which root passes, but pressdb honours), and no
+    /// -wal beside it holds commits a reader must see.
+    static func cannotBeWritten(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+        let noWriteBit = st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0
+        guard noWriteBit || access(path, W_OK) != 0 else { return false }
+        var wal = stat()
+        return stat(path + "-wal", &wal) != 0 || wal.st_size == 0
+    }
+
+    /// `file:PATH?immutable=1`, the path's bytes other than unreserved ones and `/`
+    /// percent-encoded (sqlite.org/uri.html: `?`, `#` and `%` in a file name must be).
+    static func immutableURI(_ path: String) -> String {
+        var out = "file:"
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+            }
+        }
+        return out + "?immutable=1"
+    }
 
     /// SQLite's process-wide configuration, set once before the first connection opens (SQLite
     /// takes it only before `sqlite3_initialize`, which the first `sqlite3_open_v2` runs; later

@@ -166,7 +166,8 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         do {
             let db = try Database(path: path)
-            try db.execute("CREATE TABLE future(x); PRAGMA user_version = 99")
+            // A newer pressdb marks its files as every pressdb does (an unmarked one is foreign).
+            try db.execute("CREATE TABLE future(x); PRAGMA user_version = 99; PRAGMA application_id = \(Schema.applicationID)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect {

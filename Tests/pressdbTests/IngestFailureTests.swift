@@ -146,6 +146,23 @@ private let underThreadSanitizer = ProcessInfo.processInfo.environment["PRESSDB_
         #expect(Set(try rows(db, "SELECT session FROM sessions").map { $0[0] }) == ids)
     }
 
+    /// SIGTERM (`kill`, a service manager stopping pressdb) killed an ingest outright. Now it
+    /// ends like Ctrl-C: every complete session committed and said so, status 143 (128 + 15).
+    @Test func sigtermDuringIngestEndsLikeCtrlC() throws {
+        let dir = try Binary.temporaryDirectory()
+        let (text, ids) = try completeLog(sessions: 150, seed: 33)
+        let db = dir.appendingPathComponent("p.sqlite")
+        let child = try PipedIngest(["--db", db.path])
+        child.write(text)
+        usleep(1_000_000)
+        child.signal(SIGTERM)
+        let r = child.wait(limit: .seconds(20))
+        #expect(r.exited && r.status == 143, "\(r)")
+        #expect(r.stderr.contains("interrupted: \(ids.count) sessions committed; re-run the same command to finish"), "\(r.stderr)")
+        #expect(Set(try rows(db, "SELECT session FROM sessions").map { $0[0] }) == ids)
+        #expect(try rows(db, "PRAGMA integrity_check") == [["ok"]])
+    }
+
     /// A full disk on a fresh database left a 0-byte file (no room at all: `ulimit -f
     /// 0`) or a 4 KiB one with its -wal and -shm (room for a few pages: 20 KiB). Now: status 1,
     /// one line naming the database and what to do, and no file of it left.

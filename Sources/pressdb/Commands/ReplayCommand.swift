@@ -207,7 +207,7 @@ func unknownConfiguration(_ name: String, _ catalog: ConfigurationCatalog, optio
 
 /// The same, given the names known.
 func unknownConfiguration(_ name: String, known: [String], option: String? = nil) -> CLIError {
-    CLIError.usage((option.map { "\($0): " } ?? "") + "no configuration named '\(name)' (known: \(known.sorted().joined(separator: ", "))); "
+    CLIError.usage((option.map { "\($0): " } ?? "") + "no configuration named '\(Terminal.cut(name))' (known: \(known.sorted().joined(separator: ", "))); "
         + "add one with 'pressdb config add FILE.json'")
 }
 

@@ -99,7 +99,8 @@ extension ReplayCommand {
     /// the stream there, quietly and with status 0, as for every command; another error with
     /// status 1.
     static func writeToStandardOutput(_ bytes: [UInt8]) {
-        do { try StandardOutput.write(bytes) } catch is StandardOutput.Closed {
+        // Texts from the log may hold characters a terminal acts on: \u escapes in the lines.
+        do { try StandardOutput.write(JSONText.escapingInvisible(bytes)) } catch is StandardOutput.Closed {
             exit(ExitCode.ok)
         } catch {
             printError("pressdb replay: \(error)")

@@ -60,10 +60,12 @@ struct ComparisonRenderer {
     }
 
     func markdown() -> String {
-        var out = "**\(title)**\n\n"
-        for n in notes + header { out += "- \(n.trimmingCharacters(in: .whitespaces))\n" }
+        // The arm names come from input: every text line goes through `Terminal.visible`, as in
+        // the terminal's form (Markdown is read as text too).
+        var out = "**\(Render.markdownText(title))**\n\n"
+        for n in notes + header { out += "- \(Terminal.visible(n.trimmingCharacters(in: .whitespaces)))\n" }
         out += "\n"
-        for w in report.warnings { out += "> **Warning:** \(w.message)\n>\n" }
+        for w in report.warnings { out += "> **Warning:** \(Terminal.visible(w.message))\n>\n" }
         if !report.warnings.isEmpty { out.removeLast(2); out += "\n\n" }
         return out + Render.markdown(Self.roundedTable(report))
     }
@@ -300,11 +302,13 @@ struct ComparisonRenderer {
     /// (`TerminalTable`), and how to read it.
     func terminal(_ options: TableOptions) throws -> String {
         let width = options.width
-        var out = TerminalTable.wrap(title, width: width)
-        for line in notes + header { out += TerminalTable.wrap("  " + line, width: width, indent: "    ") }
+        // The arm names in the title, notes and warnings come from input: made visible
+        // (`Terminal.visible`) before they are wrapped, and before any colour is added.
+        var out = TerminalTable.wrap(Terminal.visible(title), width: width)
+        for line in notes + header { out += TerminalTable.wrap("  " + Terminal.visible(line), width: width, indent: "    ") }
         for w in report.warnings {
             // Wrapped as plain text, then coloured: the escape codes take no columns.
-            let wrapped = TerminalTable.wrap("warning: " + w.message, width: width, indent: "  ")
+            let wrapped = TerminalTable.wrap("warning: " + Terminal.visible(w.message), width: width, indent: "  ")
             out += options.color ? "\u{1B}[1;31mwarning:\u{1B}[0m" + wrapped.dropFirst("warning:".count) : wrapped
         }
         out += "\n"
