@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import PressStore
+@testable import PressSQLite
 
 @Suite struct DatabaseOwnershipTests {
     /// The file's bytes (the -wal beside it must not exist: nothing was opened for writing).
