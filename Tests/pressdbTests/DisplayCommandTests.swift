@@ -86,3 +86,41 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("none.sqlite").path))
     }
 }
+
+@Suite struct DisplaySweepTests {
+    private func rows(_ text: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "\(text.prefix(300))")
+    }
+
+    // The sweep's photon columns for the base equal what `report latency --as` computes in SQL
+    // from the stored results of the same sessions (two independent paths); with --display the
+    // sweep replays on that profile, and the objective can be the share past the instant bound.
+    @Test func sweepPhotonColumnsMatchTheReportAndFollowTheDisplay() throws {
+        let db = try database(["--sessions", "600", "--seed", "8", "--variants", "A=spring-press"])
+        let sweep = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "pressed_scale=0.9,0.95",
+                                    "--objective", "share_photon_over_100ms,feedback_photon_p90_ms", "--format", "json", "-q"])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let base = try #require(try rows(sweep.stdout).first { $0["point"] as? Int == 0 })
+        let report = try Binary.run(["report", "latency", "--db", db, "--as", "spring-press", "--format", "json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let latency = try #require(try rows(report.stdout).first)
+        #expect((base["share_photon_over_100ms"] as? NSNumber)?.doubleValue
+                == (latency["share_photon_over_100ms"] as? NSNumber)?.doubleValue)
+        #expect((base["feedback_photon_p90_ms"] as? NSNumber)?.doubleValue
+                == (latency["feedback_photon_p90_ms"] as? NSNumber)?.doubleValue)
+        let promotion = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "pressed_scale=0.9,0.95",
+                                        "--display", "iphone-promotion", "--format", "json", "-q"])
+        #expect(promotion.status == 0, "\(promotion.stderr)")
+        let promoted = try #require(try rows(promotion.stdout).first { $0["point"] as? Int == 0 })
+        // On 120 Hz a press seen at 60 Hz is seen no later (the 60 Hz frames are among the 120 Hz
+        // ones) and every other photon component is smaller (half a frame and one frame of
+        // 8.3 instead of 16.7 ms); only presses seen at 120 Hz alone could pull the p90 up, and
+        // these sessions (fixed by their seed) have too few for that.
+        let p60 = try #require((base["feedback_photon_p90_ms"] as? NSNumber)?.doubleValue)
+        let p120 = try #require((promoted["feedback_photon_p90_ms"] as? NSNumber)?.doubleValue)
+        #expect(p120 < p60)
+        let unknown = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "pressed_scale=0.9",
+                                      "--display", "crt", "-q"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no display profile named 'crt'"), "\(unknown.stderr)")
+    }
+}

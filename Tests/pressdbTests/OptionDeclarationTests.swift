@@ -51,7 +51,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "completions": [],
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
-        "sweep": ["db", "base", "vary", "sample", "seed", "where", "objective", "weights", "top", "jobs", "show",
+        "sweep": ["db", "base", "vary", "sample", "seed", "where", "objective", "display", "weights", "top", "jobs", "show",
                   "export-config", "format", "out", "wide", "columns", "explain", "quiet"],
     ]
 
