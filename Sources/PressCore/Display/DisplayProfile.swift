@@ -126,10 +126,11 @@ public enum PhotonLatency {
     public static func action(_ actionLatency: Double, on d: Display) -> Double {
         // Beyond a day the grid's whole frames are meaningless (and would not fit an Int).
         guard actionLatency.isFinite, actionLatency < 86_400 else { return actionLatency + inputDelay(d) + pipelineDelay(d) }
-        let tol = ScaleTimeline.simultaneityTolerance
-        var k = max(1, Int(((actionLatency - tol) * d.refreshRate).rounded(.up)))
-        while k > 1 && Double(k - 1) / d.refreshRate >= actionLatency - tol { k -= 1 }
-        while Double(k) / d.refreshRate < actionLatency - tol { k += 1 }
+        let tol = ScaleTimeline.simultaneityTolerance, rate = d.refreshRate, due = actionLatency - tol
+        // A guess from the product, then the division's own verdict at most one frame either way.
+        let x = due * rate
+        var k = x <= 1 ? 1 : Int(x.rounded(.up))
+        if Double(k) / rate < due { k += 1 } else if k > 1 && Double(k - 1) / rate >= due { k -= 1 }
         return inputDelay(d) + Double(k) / d.refreshRate + pipelineDelay(d)
     }
 }
