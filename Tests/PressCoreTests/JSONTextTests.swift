@@ -50,3 +50,14 @@ import Testing
                 == #"[0,null,0.30000000000000004,"\u0001"]"#)
     }
 }
+
+@Suite struct CountedTests {
+    // English number agreement: the singular for exactly one, the plural otherwise (also for 0).
+    @Test func singularForOneOnly() {
+        #expect(counted(1, "user") == "1 user")
+        #expect(counted(0, "user") == "0 users")
+        #expect(counted(2, "session") == "2 sessions")
+        #expect(counted(3, "press", plural: "presses") == "3 presses")
+        #expect(counted(1, "press", plural: "presses") == "1 press")
+    }
+}

@@ -95,7 +95,7 @@ final class Progress: @unchecked Sendable {
             bar = Self.bar(fraction, width: min(24, max(0, width / 5)))
             if rate > 0, done < total { parts.append("ETA " + Self.duration(Double(total - done) / rate)) }
         } else {
-            parts.append(unit == .bytes ? "\(Self.mebibytes(done, digits: 1)) MiB read" : "\(Self.grouped(done)) sessions")
+            parts.append(unit == .bytes ? "\(Self.mebibytes(done, digits: 1)) MiB read" : "\(Self.grouped(done)) session\(done == 1 ? "" : "s")")
         }
         if let detail { parts.append(detail) }
         if rate > 0 {

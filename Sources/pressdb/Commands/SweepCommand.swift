@@ -171,7 +171,7 @@ struct SweepCommand: ParsableCommand {
                                 options.jobs, options.jobs == 1 ? "" : "s"),
                          "sweep: stored as sweep \(id) ('pressdb sweep --show \(id)')"]
             let failed = result.points.map(\.failures).reduce(result.base.failures, +)
-            if failed > 0 { lines.append("sweep: \(failed) replays failed and are left out of their point's numbers") }
+            if failed > 0 { lines.append("sweep: \(counted(failed, "replay")) failed and \(failed == 1 ? "is" : "are") left out of their point's numbers") }
             for f in result.failures.prefix(5) { lines.append("sweep: session \(f.session) \(f.reason)") }
             printError(lines.joined(separator: "\n"))
         }
