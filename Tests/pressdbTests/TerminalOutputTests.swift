@@ -76,7 +76,8 @@ private let shared: Result<String, Error> = Result {
         let demo = try Binary.run(["demo", "--sessions", "600", "--db", dir.appendingPathComponent("t.sqlite").path, "--quiet"],
                                   directory: dir)
         #expect(demo.status == 0)
-        let lines = demo.stdout.split(separator: "\n").drop { !$0.hasSuffix("Try:") }.dropFirst().map(String.init)
+        let lines = demo.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasSuffix("Try:") }.dropFirst()
+            .prefix { !$0.isEmpty }.map(String.init)
         #expect(lines.count == 9 && lines[1].hasPrefix("  alias pressdb="), "\(lines)")
         let script = "set -e\n" + lines.joined(separator: "\n") + "\n"
         let r = try RunningProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-O", "expand_aliases", "-c", script],
@@ -86,6 +87,25 @@ private let shared: Result<String, Error> = Result {
         #expect(DemoCommand.binaryPath("pressdb") == nil)
         #expect(DemoCommand.binaryPath("bin/pressdb", currentDirectory: "/opt/x") == "/opt/x/bin/pressdb")
         #expect(DemoCommand.shellQuoted("/tmp/a b/it's") == "'/tmp/a b/it'\\''s'")
+    }
+
+    // The demo says where its files are and how to remove them: with --db the database and the
+    // log by name; by default the temporary folder it made (under $TMPDIR), which the printed
+    // command removes whole.
+    @Test func theDemoSaysHowToRemoveWhatItWrote() throws {
+        let dir = try Binary.temporaryDirectory()
+        let named = try Binary.run(["demo", "--sessions", "300", "--db", dir.appendingPathComponent("d.sqlite").path, "--quiet"])
+        #expect(named.status == 0)
+        let last = try #require(named.stdout.split(separator: "\n").last)
+        #expect(last.contains("when done: rm -f \(dir.path)/d.sqlite \(dir.path)/d.sqlite-wal \(dir.path)/d.sqlite-shm \(dir.path)/d-log.ndjson"), "\(last)")
+        let r = try Binary.run(["demo", "--sessions", "300", "--quiet"], environment: ["TMPDIR": dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(r.stdout.split(separator: "\n").last.map(String.init))
+        let folder = try #require(line.components(separatedBy: "when done: rm -r ").last)
+        #expect(line.contains("temporary folder") && line.contains(" MB") && folder.hasPrefix(dir.path + "/pressdb-demo-"), "\(line)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/demo.sqlite"))
+        let rm = try RunningProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "rm -r " + folder])
+        #expect(rm.status == 0 && !FileManager.default.fileExists(atPath: folder))
     }
 
     // What a narrow table leaves out it names, with how to see it; --wide and --columns show it.
@@ -320,5 +340,43 @@ private let large: Result<(log: URL, db: String), Error> = Result {
               --screen 1080x2340
         """)
         #expect(HelpRow.fit("one two three four five six", width: 10) == "one two\nthree four\nfive six")
+    }
+}
+
+@Suite struct TerminalMessageTests {
+    // `pressdb ingest` with no file reads standard input; when that is a terminal it says so
+    // instead of waiting in silence, and Ctrl-D at once ends it with nothing to store (status 4).
+    @Test func ingestSaysItReadsStandardInput() throws {
+        let db = try Binary.temporaryDirectory().appendingPathComponent("t.sqlite").path
+        let r = try PseudoTerminal.run(Binary.url, ["ingest", "--db", db], columns: 100, streams: .both,
+                                       environment: ["NO_COLOR": "1"], typed: "\u{4}")
+        #expect(r.terminal.contains("reading touch records from standard input"), "\(r.terminal)")
+        #expect(r.status == ExitCode.empty, "\(r.terminal)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        for line in PseudoTerminal.screenLines(r.terminal) { #expect(line.count <= 100, "\(line)") }
+    }
+
+    // Messages on standard error fit the terminal too: "no database at …" (150 columns before),
+    // the demo's "generated … → path" and ingest's summary (123–126) are wrapped at spaces.
+    @Test func messagesFitA100ColumnTerminal() throws {
+        let dir = try Binary.temporaryDirectory()
+        let deep = dir.appendingPathComponent(String(repeating: "long-folder-name/", count: 4))
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let missing = try PseudoTerminal.run(Binary.url, ["report"], columns: 100, streams: .both,
+                                             environment: ["NO_COLOR": "1", "PRESSDB_DB": ""], directory: dir)
+        #expect(missing.terminal.contains("no database at"), "\(missing.terminal)")
+        let demo = try PseudoTerminal.run(Binary.url, ["demo", "--sessions", "300", "--db", deep.appendingPathComponent("d.sqlite").path],
+                                          columns: 100, streams: .both, environment: ["NO_COLOR": "1"])
+        #expect(demo.status == 0)
+        let ingest = try PseudoTerminal.run(Binary.url, ["ingest", deep.appendingPathComponent("d-log.ndjson").path, "--db",
+                                                         deep.appendingPathComponent("e.sqlite").path],
+                                            columns: 100, streams: .both, environment: ["NO_COLOR": "1"])
+        #expect(ingest.status == 0 && ingest.terminal.contains("ingest: 1 file;"), "\(ingest.terminal)")
+        for r in [missing, demo, ingest] {
+            // The demo's commands to paste stay whole, however long the path in them.
+            for line in PseudoTerminal.screenLines(r.terminal) where !line.hasPrefix("  export ") {
+                #expect(line.count <= 100, "\(line)")
+            }
+        }
     }
 }

@@ -203,8 +203,17 @@ enum Render {
 /// Writes `message` to standard error, a line at a time, with any control character in it
 /// other than the line breaks made visible (`Terminal.visible`): messages quote input (a rejected
 /// line's reason, a session id) and must not reach the terminal as escape sequences.
+/// On a terminal, a line wider than it is wrapped at spaces, its continuation indented two
+/// columns, so a message never runs past the window's edge (a long path breaks after its `/`
+/// only when it cannot fit a line).
 func printError(_ message: String) {
-    let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { Terminal.visible(String($0)) }
+    var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { Terminal.visible(String($0)) }
+    if let width = Terminal.width(STDERR_FILENO) {
+        lines = lines.flatMap { line -> [String] in
+            guard Terminal.columns(line) > width, line.first != " " else { return [line] }
+            return TextWrap.lines(line, width: width, indent: "  ")
+        }
+    }
     let text = lines.joined(separator: "\n")
     FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
 }

@@ -96,6 +96,11 @@ struct IngestCommand: ParsableCommand {
         var reading = RecordInputs(device: try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
                                                                                           container: options.defaultContainer)))
         let paths = files.isEmpty ? ["-"] : files
+        // With no file named and a person at the keyboard, waiting in silence looks like a hang.
+        if files.isEmpty, isatty(STDIN_FILENO) == 1, !quiet {
+            printError("ingest: reading touch records from standard input (no FILE given); type or paste them and "
+                + "end with Ctrl-D, or stop with Ctrl-C and name a file: pressdb ingest FILE")
+        }
 
         // Every input is opened and its format told before the database is: one that cannot be
         // read is named at the end while the others are ingested; when none can, or every one
