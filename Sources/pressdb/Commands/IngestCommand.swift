@@ -249,7 +249,11 @@ struct IngestCommand: ParsableCommand {
             }
             do {
                 let f = try format ?? InputFormat.detect(input)
-                inputs.append((input, path, f, try input.peekFirstNonBlankByte() == nil))
+                var blank = try input.peekFirstNonBlankByte() == nil
+                // A CSV's header is checked before the database is opened, and a header with
+                // no rows after it holds no records, as an empty file does.
+                if f == .csv, !blank { blank = try !InputFormat.checkCSVHeader(input) }
+                inputs.append((input, path, f, blank))
             } catch {
                 unreadable.append((error as? InputError)?.message ?? "\(path): \(error)")
             }
