@@ -141,6 +141,39 @@ private let shared: Result<String, Error> = Result {
     }
 
     // A rejected line is cut to the width with its size in bytes; --full shows it whole.
+    // A reject's reason says what to fix, so it is wrapped onto further lines of its row, never
+    // cut, at 80 and 100 columns; a database without rejects says so instead of a bare header.
+    @Test(arguments: [80, 100])
+    func rejectReasonsWrapAndNoRejectsIsSaid(_ width: Int) throws {
+        let db = try shared.get()
+        let r = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", db], columns: width, environment: ["NO_COLOR": "1"])
+        let lines = PseudoTerminal.screenLines(r.terminal)
+        for line in lines { #expect(line.count <= width, "\(width): \(line)") }
+        // The reason the NDJSON reader gives the line that is no JSON, read back from the CSV
+        // form (never cut there); every word of it is on the screen, in order.
+        let csv = try Binary.run(["report", "rejects", "--db", db, "--format", "csv"])
+        let reasons = csv.stdout.split(separator: "\n").dropFirst().compactMap { $0.split(separator: ",", maxSplits: 3).dropFirst(2).first }
+        // The reason column read back from the screen: a row starts where the file column has
+        // text, its continuation lines add their piece of the column.
+        let header = try #require(lines.first)
+        let from = try #require(header.range(of: "reason")).lowerBound.utf16Offset(in: header)
+        let to = try #require(header.range(of: "raw")).lowerBound.utf16Offset(in: header)
+        var shown: [String] = []
+        for line in lines.dropFirst(2).prefix(while: { !$0.isEmpty }) {
+            let chars = Array(line)
+            let piece = String(chars[min(from, chars.count)..<min(to, chars.count)]).trimmingCharacters(in: .whitespaces)
+            if line.first != " " { shown.append(piece) } else if !shown.isEmpty { shown[shown.count - 1] += " " + piece }
+        }
+        for reason in reasons where !reason.hasPrefix("\"") {
+            #expect(shown.contains(String(reason)), "\(width): \(reason) in \(shown)")
+        }
+        #expect(!r.terminal.contains("the end of long text in reason"))
+        let clean = try Binary.temporaryDirectory().appendingPathComponent("c.sqlite").path
+        _ = try Binary.run(["ingest", "-", "--db", clean, "--quiet"], stdin: try Binary.run(["generate", "--sessions", "5"]).stdout)
+        let none = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", clean], columns: width, environment: ["NO_COLOR": "1"])
+        #expect(none.status == 0 && PseudoTerminal.screenLines(none.terminal).filter { !$0.isEmpty } == ["no rejects"], "\(none.terminal)")
+    }
+
     @Test func rejectedLinesAreCutWithTheirSize() throws {
         let db = try shared.get()
         let cut = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", db], columns: 100, environment: ["NO_COLOR": "1"])

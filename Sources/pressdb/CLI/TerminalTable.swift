@@ -77,6 +77,11 @@ struct TablePresentation {
     var about: [String: String] = [:]
     /// Columns that mean little alone (compare's A and B): when one is left out, so are the others.
     var together: [[String]] = []
+    /// Cut columns whose text is wrapped onto further lines of the row instead of cut (a reject's
+    /// reason, which says what to fix).
+    var wraps: Set<String> = []
+    /// What the table says instead of a bare header when it has no rows ("no rejects").
+    var empty: String?
     /// Notes on columns whose numbers cover a subset; shown, with a marker on those columns'
     /// headers, when any of them is shown.
     var footnotes: [Footnote] = []
@@ -372,6 +377,16 @@ struct TerminalTable {
             }
         }
         var out = ""
+        // Wrapped columns: the first piece here, the rest on lines of their own below.
+        var more: [Int: [String]] = [:]
+        for (k, i) in shown.enumerated() where raw != nil && !options.full && presentation.wraps.contains(columns[i].name)
+            && Terminal.columns(cells[k]) > room[i] {
+            let pieces = TextWrap.lines(cells[k], width: room[i])
+            if pieces.allSatisfy({ Terminal.columns($0) <= room[i] }) {
+                cells[k] = pieces[0]
+                more[k] = Array(pieces.dropFirst())
+            }
+        }
         for (k, i) in shown.enumerated() {
             var w = Terminal.columns(cells[k])
             let mayCut = !options.full && (cutColumns.contains(i) || (options.width != nil && !columns[i].alignsRight))
@@ -385,6 +400,17 @@ struct TerminalTable {
             out += columns[i].alignsRight ? pad + cells[k] : cells[k] + pad
         }
         while out.hasSuffix(" ") { out.removeLast() }
+        let extra = more.values.map(\.count).max() ?? 0
+        for n in 0..<extra {
+            var line = ""
+            for (k, i) in shown.enumerated() {
+                let text = more[k].map { n < $0.count ? $0[n] : "" } ?? ""
+                if k > 0 { line += "  " }
+                line += text + String(repeating: " ", count: max(0, room[i] - Terminal.columns(text)))
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += "\n" + line
+        }
         return out + "\n"
     }
 
@@ -414,7 +440,7 @@ struct TerminalTable {
             let names = compacted.filter { columns[$0].compactLeavesOut == what }.map { columns[$0].name }
             notes.append("\(what) of \(names.joined(separator: ", "))")
         }
-        let cut = cutColumns.filter { shown.contains($0) }.sorted()
+        let cut = cutColumns.filter { shown.contains($0) && !presentation.wraps.contains(columns[$0].name) }.sorted()
         if !cut.isEmpty {
             notes.append("the end of long text in \(cut.map { columns[$0].name }.joined(separator: ", "))")
         }
