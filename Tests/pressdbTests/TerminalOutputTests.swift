@@ -32,7 +32,7 @@ private let shared: Result<String, Error> = Result {
     static let commands: [[String]] = [
         ["report"], ["report", "latency"], ["report", "cancellations"], ["report", "sessions"], ["report", "rejects"],
         ["report", "--list"], ["compare", "A", "B"], ["compare", "spring-press", "longpress-safe-area", "--paired"],
-        ["configs"], ["replay", "--session", "s1-u1-0001,s1-u2-0001,s1-u3-0001"], ["replay", "--as", "expand-delayed-click"],
+        ["configs"], ["replay", "--session", "s1-u1-0001,s1-u2-0001,s1-u3-0001"], ["replay", "--as", "expand-delayed-click", "--rows"],
     ]
 
     @Test(arguments: commands)
@@ -106,6 +106,27 @@ private let shared: Result<String, Error> = Result {
         #expect(FileManager.default.fileExists(atPath: folder + "/demo.sqlite"))
         let rm = try RunningProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "rm -r " + folder])
         #expect(rm.status == 0 && !FileManager.default.fileExists(atPath: folder))
+    }
+
+    // replay in a terminal prints what it did — the sessions, their outcomes counted, where the
+    // rows are — not a line per session; the counts are those of the stored rows it points to
+    // (report sessions --as, counted here); a pipe gets every row.
+    @Test func replayInATerminalSummarises() throws {
+        let db = try shared.get()
+        let r = try PseudoTerminal.run(Binary.url, ["replay", "--as", "expand-delayed-click", "--db", db], columns: 100,
+                                       environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.piped)")
+        let lines = PseudoTerminal.screenLines(r.terminal).filter { !$0.isEmpty }
+        #expect(lines.count <= 6 && !r.terminal.contains("──"), "\(r.terminal)")
+        for line in lines { #expect(line.count <= 100, "\(line)") }
+        let text = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        let stored = try Binary.run(["report", "sessions", "--as", "expand-delayed-click", "--db", db, "--format", "csv"])
+        let outcomes = stored.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[4] }
+        let taps = outcomes.filter { $0 == "tap" }.count, sessions = outcomes.count
+        #expect(text.contains("Outcomes of the \(sessions) sessions replayed as expand-delayed-click: \(taps) taps ("), "\(text)")
+        #expect(text.contains("pressdb report sessions --as expand-delayed-click") && text.contains("--rows"), "\(text)")
+        let piped = try Binary.run(["replay", "--as", "expand-delayed-click", "--db", db])
+        #expect(piped.stdout.split(separator: "\n").filter { $0.hasPrefix("s1-") }.count == sessions, "one line per session")
     }
 
     // What a narrow table leaves out it names, with how to see it; --wide and --columns show it.
