@@ -293,6 +293,11 @@ struct ReportCommand: ParsableCommand {
             throw CLIError.failure("\(e)")
         }
         try writer!.finish()
+        if let n = writer?.count, n > ReportFilter.manyGroups, def.sql.contains("GROUP BY grp") {
+            printError(TerminalTable.wrap("pressdb report: warning: --by \(filter.by) gives \(n) groups; "
+                + "--where \(filter.by)=VALUE reports one, or a coarser --by (\(ReportFilter.groupings.filter { $0 != filter.by }.prefix(3).joined(separator: ", "))) fewer",
+                width: Terminal.width(STDERR_FILENO), indent: "  "))
+        }
         return ExitCode.ok
     }
 }
