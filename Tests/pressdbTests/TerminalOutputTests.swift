@@ -328,12 +328,34 @@ private let large: Result<(log: URL, db: String), Error> = Result {
         #expect(line.contains("of 20,000 sessions"), "\(line)")
     }
 
+    // The frustration signals read the press sequences of every stored session in one statement
+    // (nothing counted until it ends): compare --metric frustration (seconds on 20,000 sessions)
+    // says what it is doing and for how long; its output stays on standard output. (report
+    // frustration draws the same line, from the same Progress.whileWorking, but its first row
+    // comes within the quarter second before any line is drawn on this database.)
+    @Test(arguments: [["compare", "A", "B", "--metric", "frustration"]])
+    func frustrationShowsWhatItIsDoing(_ command: [String]) throws {
+        let (_, db) = try large.get()
+        let r = try PseudoTerminal.run(Binary.url, command + ["--db", db], columns: 100, streams: .standardError,
+                                       environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.terminal)")
+        let line = try #require(draws(r.terminal).first { $0.contains("press sequences of every stored session") }, "\(r.terminal)")
+        #expect(line.hasPrefix(command[0] + " ") && line.hasSuffix(" s"), "\(line)")
+        #expect(r.piped.contains("spring-press") || r.piped.contains("rage_episode_rate"), "\(r.piped)")
+    }
+
     // Hand-made lines: 45 of 150 at 10 s elapsed is 30 %, 4.5 a second, 105 left: 23.3 s → 24 s.
     @Test func lineShowsPercentCountsRateAndETA() {
         let p = Progress("replay", unit: .sessions, total: 150, enabled: true)
         let line = p.line(done: 45, detail: nil, elapsed: 10, width: 100)
         #expect(line.hasPrefix("replay  30% "))
         #expect(line.hasSuffix(" 45 of 150 sessions · 4/s · ETA 24 s"), "\(line)")
+        // sweep draws the same line, its grid's size after the counts.
+        let sweep = Progress("sweep", unit: .sessions, total: 150, enabled: true)
+        #expect(sweep.line(done: 45, detail: "× 4 configurations", elapsed: 10, width: 100)
+                .hasSuffix(" 45 of 150 sessions · 4/s · ETA 24 s · × 4 configurations"))
+        let working = Progress("report", unit: .time, enabled: true)
+        #expect(working.line(done: 0, detail: "press sequences", elapsed: 2.4, width: 100) == "report press sequences · 3 s")
         let bytes = Progress("ingest", unit: .bytes, total: nil, enabled: true)
         #expect(bytes.line(done: 3 << 20, detail: "7 records", elapsed: 2, width: 100)
                 == "ingest 3.0 MiB read · 1.5 MiB/s · 7 records")

@@ -162,9 +162,14 @@ struct CompareCommand: ParsableCommand {
             (report, notes) = try Self.paired(a, b, path: path, equals: equals, metrics: metrics, correction: correction,
                                               configuration: configuration, unit: unit, signals: signals)
         } else {
-            (report, notes) = try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
-                                                correction: correction, configuration: configuration, unit: unit,
-                                                signals: signals)
+            // The frustration metrics read the press sequences of every stored session: seconds
+            // of one statement, shown on the progress line.
+            let sequences = metrics.contains(where: ExperimentMetric.frustration.contains)
+            (report, notes) = try Progress.whileWorking("compare", "press sequences of every stored session (frustration signals)",
+                                                        enabled: sequences && Progress.shown(quiet: false)) { _ in
+                try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
+                                  correction: correction, configuration: configuration, unit: unit, signals: signals)
+            }
         }
 
         let renderer = ComparisonRenderer(report: report, notes: notes)
