@@ -33,6 +33,8 @@ private let shared: Result<String, Error> = Result {
         ["report"], ["report", "latency"], ["report", "cancellations"], ["report", "sessions"], ["report", "rejects"],
         ["report", "--list"], ["compare", "A", "B"], ["compare", "spring-press", "longpress-safe-area", "--paired"],
         ["configs"], ["replay", "--session", "s1-u1-0001,s1-u2-0001,s1-u3-0001"], ["replay", "--as", "expand-delayed-click", "--rows"],
+        // Chosen columns are never left out: the test's name wraps within its row instead.
+        ["compare", "A", "B", "--columns", "metric,diff,verdict,test"],
     ]
 
     @Test(arguments: commands)

@@ -251,6 +251,16 @@ struct TerminalTable {
         if !chosen {
             for i in nonKey where totalWidth > limit && shown.count > 1 { leaveOut(i) }
         }
+        // 2b. Columns chosen with --columns are never left out: the cuttable ones among them are
+        //     cut (or wrapped) first, the last first, so the table fits if cutting can make it.
+        if chosen {
+            for i in shown.reversed() where totalWidth > limit {
+                if let minimum = minimumWidth(i, natural[i]), widths[i] > minimum {
+                    widths[i] = max(minimum, widths[i] - (totalWidth - limit))
+                    cutColumns.insert(i)
+                }
+            }
+        }
         // 3. Give up the key features, the least important first: a full form for the text cut
         //    to fit or the compact form, a column (never the first, nor one --columns chose)
         //    altogether.

@@ -289,11 +289,16 @@ struct ComparisonRenderer {
         // "the interval"), so it outranks the arms' values; --mde asks for the MDE and the units
         // needed, so they come next when it is given.
         let planned = report.configuration.plannedEffect != nil
-        return TablePresentation(
+        var presentation = TablePresentation(
             key: ["metric", "diff", "verdict", "diff+"] + (planned ? ["mde", "units_needed"] : [])
                 + [report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "rel_diff", "a+", "b+", "rel_diff+", "p_value"]
                 + (planned ? [] : ["mde"]),
-            together: [["a", "b"]])
+            together: [["a", "b"]],
+            // The test's name wraps within its row when it is chosen (--columns …,test) on a
+            // narrow terminal, rather than widening the table past it.
+            wraps: ["test"])
+        presentation.cut["test"] = 24
+        return presentation
     }
 
     /// The minimum detectable effect in the row's unit: "1.23 pp" or "4.5 ms".
