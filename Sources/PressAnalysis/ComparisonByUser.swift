@@ -320,7 +320,7 @@ public struct UserCoverage: Sendable, Hashable {
                 throw AnalysisUnitError(description: "--unit user: \(missing) of the compared sessions have no user; analyse them with --unit session")
             }
             return (.user, usersInBothArms > 0
-                ? "warning: \(usersInBothArms) of \(users) users have sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
+                ? "warning: \(usersInBothArms) of \(counted(users, "user")) \(usersInBothArms == 1 ? "has" : "have") sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
                 : nil)
         case .session?:
             return (.session, nil)
@@ -329,7 +329,7 @@ public struct UserCoverage: Sendable, Hashable {
                 return (.session, "unit: sessions, because \(missing) of the compared sessions have no user (every session counts as independent)")
             }
             if usersInBothArms > 0 {
-                return (.session, "unit: sessions, because \(usersInBothArms) of \(users) users have sessions in both arms: "
+                return (.session, "unit: sessions, because \(usersInBothArms) of \(counted(users, "user")) \(usersInBothArms == 1 ? "has" : "have") sessions in both arms: "
                     + "the variants were drawn per session, not per user (--unit user analyses users anyway)")
             }
             return (.user, nil)

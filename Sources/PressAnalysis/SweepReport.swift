@@ -108,8 +108,11 @@ public struct SweepReport: Sendable {
     public var rows: [SweepRow]
 
     /// The sweep's own columns after the summary report's: the shares of sessions with an unseen
-    /// press and with a false action, and the 90th percentile of the release jump (pt).
-    public static let extraNames = ["unseen_rate", "false_action_rate", "release_jump_p90_pt"]
+    /// press and with a false action, the 90th percentile of the release jump (pt), and of the
+    /// seen presses the 90th percentile of feedback on the glass and the share reaching it later
+    /// than the 100 ms "instant" bound (docs/press-model.md §5–§6).
+    public static let extraNames = ["unseen_rate", "false_action_rate", "release_jump_p90_pt",
+                                    "feedback_photon_p90_ms", "share_photon_over_100ms"]
 
     /// The paired comparisons against the base: a rate's or mean's difference (point − base) with
     /// its 95 % interval and p-value (`NAME_diff`, `_diff_low`, `_diff_high`, `_diff_p`), a
@@ -202,6 +205,10 @@ public struct SweepReport: Sendable {
         out.append(SweepColumn(name: "unseen_rate", value: real(s.rate(.unseenPress))))
         out.append(SweepColumn(name: "false_action_rate", value: real(s.rate(.falseAction))))
         out.append(SweepColumn(name: "release_jump_p90_pt", value: real(SessionTally.percentile(0.9, of: a.releaseJumpPt))))
+        out.append(SweepColumn(name: "feedback_photon_p90_ms", value: real(SessionTally.percentile(0.9, of: a.feedbackPhotonMs))))
+        let seen = a.feedbackPhotonMs.values.reduce(0, +)
+        let late = a.feedbackPhotonMs.reduce(0) { $0 + ($1.key > PerceptionThresholds.instant.ms ? $1.value : 0) }
+        out.append(SweepColumn(name: "share_photon_over_100ms", value: seen == 0 ? .null : .real(Double(late) / Double(seen))))
         let inference = NormalInference.fixedHorizon(alpha: alpha)
         func paired(_ name: String, _ sums: PairedRatioSummary) {
             let test = isBase ? nil : try? DeltaMethodZTest(paired: sums, inference: inference)

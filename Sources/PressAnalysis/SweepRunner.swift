@@ -33,8 +33,12 @@ public struct SweepOptions: Sendable {
     /// `--where`: equalities on `PairedComparison.filterKeys` (session attributes; `config` is the
     /// session's own configuration, the default for sessions naming none).
     public var equals: [String: String]
-    /// The display frames are sampled on (60 Hz, 3 px/pt, as stored results).
+    /// The display of sessions that name none (60 Hz, 3 px/pt, as stored results).
     public var display = Display()
+    /// The display every session is replayed on (`--display`); nil: each session's own profile.
+    public var displayOverride: Display?
+    /// Added display profiles sessions may name (`ConfigurationCatalog.displays`).
+    public var profiles: [String: DisplayProfile] = [:]
     /// The container of sessions that name none (`Replay.defaultContainer`).
     public var defaultContainer = Replay.defaultContainer
     /// The configuration sessions naming none count as for `--where config=…`.
@@ -77,6 +81,8 @@ public struct SweepPointAggregate: Sendable, Hashable {
     /// Every release jump (pt) of those sessions by value, for the 90th percentile the sweep
     /// shows (the summary keeps only the largest).
     public var releaseJumpPt: [Double: Int] = [:]
+    /// Every feedback latency on the glass (ms) by value (docs/press-model.md §5).
+    public var feedbackPhotonMs: [Double: Int] = [:]
     /// Sessions whose replay failed under it (left out of `summary` and of the pairs).
     public var failures = 0
     /// Sessions replayed under both it and the base.
@@ -99,6 +105,7 @@ public struct SweepPointAggregate: Sendable, Hashable {
         var out = a
         out.summary += b.summary
         out.releaseJumpPt.merge(b.releaseJumpPt, uniquingKeysWith: +)
+        out.feedbackPhotonMs.merge(b.feedbackPhotonMs, uniquingKeysWith: +)
         out.failures += b.failures
         out.pairs += b.pairs
         for i in out.events.indices { out.events[i] += b.events[i] }
@@ -181,7 +188,10 @@ public final class SweepRunner {
         let (total, withUser) = try selectedSessions()
         guard total > 0 else { throw SweepError.noSessions(filter: PairedComparison.describe(options.equals)) }
         let unit: AnalysisUnit = withUser == total ? .user : .session
-        let plan = SweepPlan(base: base, candidates: candidates, display: options.display,
+        var displays = ReplayOptions(display: options.display)
+        displays.displayOverride = options.displayOverride
+        displays.profiles = options.profiles
+        let plan = SweepPlan(base: base, candidates: candidates, display: displays,
                              defaultContainer: options.defaultContainer, events: events)
 
         let queue = BlockingQueue<SweepBatch>(capacity: 2 * options.jobs)
@@ -316,11 +326,12 @@ struct SweepPlan: @unchecked Sendable {
     /// Their animations, resolved once.
     let animations: [ResolvedPressAnimation]
     let groups: [Group]
-    let display: Display
+    /// Resolves each session's display (`ReplayOptions.display(for:)`).
+    let display: ReplayOptions
     let defaultContainer: Container
     let events: ResultEventTable
 
-    init(base: PressConfiguration, candidates: [SweepCandidate], display: Display, defaultContainer: Container,
+    init(base: PressConfiguration, candidates: [SweepCandidate], display: ReplayOptions, defaultContainer: Container,
          events: ResultEventTable) {
         let all = [SweepCandidate(configuration: base)] + candidates
         configurations = all.map(\.configuration)
@@ -390,6 +401,12 @@ final class SweepWorker: @unchecked Sendable {
     }
 
     private func replay(_ s: StoredSession) {
+        let display: Display
+        do { display = try plan.display.display(for: s.attributes) } catch {
+            for m in results.indices { results[m] = nil; state.points[m].failures += 1 }
+            if state.failures.count < 20 { state.failures.append((s.session, "cannot be replayed: \(error)")) }
+            return
+        }
         let recorded = s.attributes.container ?? plan.defaultContainer
         let axis = s.attributes.scrollAxis ?? Replay.defaultScrollAxis
         for g in plan.groups {
@@ -400,7 +417,7 @@ final class SweepWorker: @unchecked Sendable {
                                              keepingControlEvents: false)
             for m in g.members {
                 do {
-                    let r = try Replay.trace(c, resolved: plan.animations[m], display: plan.display).result
+                    let r = try Replay.trace(c, resolved: plan.animations[m], display: display).result
                     results[m] = r
                     masks[m] = plan.events.mask(r)
                 } catch {
@@ -416,6 +433,7 @@ final class SweepWorker: @unchecked Sendable {
             if let r = results[m] {
                 state.points[m].summary.add(r, outcomeEvents: masks[m])
                 state.points[m].releaseJumpPt[r.releaseJumpPt == 0 ? 0 : r.releaseJumpPt, default: 0] += 1
+                if let f = r.feedbackPhotonMs { state.points[m].feedbackPhotonMs[f, default: 0] += 1 }
             }
         }
         guard let a = results[0] else { return }

@@ -7,8 +7,13 @@ import PressStore
 
 /// How to replay.
 public struct ReplayOptions: Sendable {
-    /// The display frames are sampled on (60 Hz, 3 px/pt by default).
+    /// The display of sessions that name none (the `iphone-60hz` profile's, `Display()`).
     public var display: Display
+    /// The display every session is replayed on, whatever it names (`--display`, `--refresh-rate`,
+    /// `--density`: a counterfactual "how would these presses look there"); nil: each session's own.
+    public var displayOverride: Display?
+    /// Profiles sessions may name beyond the built-in ones (`pressdb displays add`), by name.
+    public var profiles: [String: DisplayProfile] = [:]
     /// The configuration of sessions that name none (`--config`, default
     /// `Replay.defaultConfiguration`, `spring-press`).
     public var defaultConfig: String
@@ -20,8 +25,8 @@ public struct ReplayOptions: Sendable {
     /// the sessions left have no result yet, and `replayMissing` finds them next time. For Ctrl-C.
     public var shouldStop: (@Sendable () -> Bool)?
     /// Whether results are written to `results`. Off for a replay on another display than the
-    /// default (60 Hz, 3 px/pt): `results` holds one row per session and configuration version,
-    /// measured on the default display, and a report must not mix displays.
+    /// session's own (`displayOverride`): `results` holds one row per session and configuration
+    /// version, measured on the session's display, and a report must not mix displays.
     public var storesResults = true
     /// Called after each batch with the sessions handled so far and the total the call will
     /// handle (`replayMissing`: every session without its result, over all configurations), for
@@ -31,6 +36,28 @@ public struct ReplayOptions: Sendable {
                 defaultContainer: Container = Replay.defaultContainer, batchSize: Int = 5_000) {
         self.display = display; self.defaultConfig = defaultConfig
         self.defaultContainer = defaultContainer; self.batchSize = batchSize
+    }
+}
+
+extension ReplayOptions {
+    /// The display `attributes`' session is replayed on: `displayOverride`, else the profile its
+    /// `display` names (built in or in `profiles`), else `display`.
+    /// - Throws: `UnknownDisplayError` for a name that is neither.
+    @inlinable public func display(for attributes: SessionAttributes) throws(UnknownDisplayError) -> Display {
+        if let displayOverride { return displayOverride }
+        guard let name = attributes[.display] else { return display }
+        if let p = DisplayProfile.builtIn(named: name) ?? profiles[name] { return p.display }
+        throw UnknownDisplayError(name: name)
+    }
+}
+
+/// A session names a display profile that is neither built in nor added.
+public struct UnknownDisplayError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public init(name: String) { self.name = name }
+    public var description: String {
+        "it names display \(JSONText.string(name)), which is neither built in (\(DisplayProfile.builtIn.map(\.name).joined(separator: ", "))) "
+            + "nor added; add it with 'pressdb displays add FILE.json', then run 'pressdb replay'"
     }
 }
 
@@ -57,8 +84,10 @@ public final class Replayer {
     public let catalog: ConfigurationCatalog
     public var options: ReplayOptions
 
+    /// `options.profiles`, when empty, become the catalog's added display profiles.
     public init(store: Store, catalog: ConfigurationCatalog, options: ReplayOptions = ReplayOptions()) {
         self.store = store; self.catalog = catalog; self.options = options
+        if options.profiles.isEmpty { self.options.profiles = catalog.displays }
     }
 
     /// The configuration a session ran under: its own `config`, else the default.
@@ -83,7 +112,7 @@ public final class Replayer {
     static func row(id: Int64, samples: [TouchSample], attributes: SessionAttributes, under configuration: PressConfiguration,
                     counterfactual: Bool, options: ReplayOptions) throws -> ResultRow {
         let r = try Replay.session(samples, attributes: attributes, defaultContainer: options.defaultContainer,
-                                   configuration: configuration, display: options.display)
+                                   configuration: configuration, display: options.display(for: attributes))
         return ResultRow(sessionID: id, configuration: configuration, counterfactual: counterfactual, result: r)
     }
 

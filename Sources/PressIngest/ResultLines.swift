@@ -39,6 +39,8 @@ public struct ResultLines: Sendable {
         raw(",\"max_travel_pt\":"); number(r.maxTravelPt)
         raw(",\"press_depth\":"); number(r.pressDepth)
         raw(",\"release_jump_pt\":"); number(r.releaseJumpPt)
+        raw(",\"feedback_photon_ms\":"); optionalNumber(r.feedbackPhotonMs)
+        raw(",\"action_photon_ms\":"); optionalNumber(r.actionPhotonMs)
         for e in SessionEvent.allCases {
             raw(","); string(e.column); raw(":"); bool(e.occurs(in: r))
         }

@@ -105,7 +105,7 @@ public final class StreamReplay: IngestSink {
         let result: SessionResult
         do {
             result = try Replay.session(s.samples, attributes: s.meta, defaultContainer: options.defaultContainer,
-                                        configuration: configuration, display: options.display)
+                                        configuration: configuration, display: options.display(for: s.meta))
         } catch {
             summary.failureCount += 1
             if summary.failures.count < 20 { summary.failures.append((s.id, "\(error)")) }

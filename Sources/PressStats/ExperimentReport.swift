@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PressCore
 
 /// One metric's comparison of B with A. Values are fractions for rates and milliseconds for
 /// latencies; `difference` is B − A in the same unit. The names in brackets are the CSV/JSON
@@ -74,6 +75,9 @@ public struct ExperimentRow: Sendable, Hashable {
     public var sequential: Bool = false
     /// What the verdict is decided from.
     public var evidence: Evidence = .differenceTest
+    /// Latency rows: whether the difference can be perceived (`classifyingPerceptibility`)
+    /// [`perceptible`]; nil for rates and until classified.
+    public var perceptible: Perceptibility? = nil
 
     /// The p-value the verdict uses: the adjusted one when there is one.
     public var decisionPValue: Double? { adjustedPValue ?? pValue }
@@ -124,6 +128,8 @@ public struct ExperimentReport: Sendable, Hashable {
     public var treatmentUnits: Int = 0
     /// The bootstrap behind the percentile rows, when one ran.
     public var bootstrap: BootstrapRun?
+    /// The threshold (ms) latency rows were classified against, when they were.
+    public var perceptionThreshold: Double? = nil
 
     /// Whether the intervals are confidence sequences and the p-values always valid.
     public var isSequential: Bool { configuration.sequential }
@@ -349,11 +355,11 @@ public enum Experiment {
                     + "against an intended \(percent) split (χ² = \(short(chiSquared)), p = \(short(pValue)) < \(short(c.sampleRatioMismatchThreshold))); "
                     + "the arms were not assigned as intended, so no result below can be trusted"))
             case let .tooFewSessions(arm, count, minimum):
-                let what = report.mode == .paired ? "only \(count) sessions could be paired" : "\(arm == 0 ? a : b) has only \(count) sessions"
+                let what = report.mode == .paired ? "only \(counted(count, "session")) could be paired" : "\(arm == 0 ? a : b) has only \(counted(count, "session"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
                     "too few sessions: \(what), fewer than \(minimum); no verdict is given"))
             case let .tooFewUsers(arm, count, minimum):
-                let what = report.mode == .paired ? "only \(count) users have paired sessions" : "\(arm == 0 ? a : b) has only \(count) users"
+                let what = report.mode == .paired ? "only \(counted(count, "user")) \(count == 1 ? "has" : "have") paired sessions" : "\(arm == 0 ? a : b) has only \(counted(count, "user"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
                     "too few users: \(what), fewer than \(minimum); no verdict is given (--unit session analyses sessions instead)"))
             case .suspiciousLift:

@@ -273,6 +273,9 @@ public enum Schema {
         if migrations.contains(where: { $0.version > version }) {
             let rc = registerSampleFunctions(db.handle)
             guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: "cannot register the sample functions") }
+            // Version 9 computes the photon latencies of results stored before it.
+            let photon = registerPhotonFunctions(db.handle)
+            guard photon == SQLITE_OK else { throw DatabaseError(code: photon, message: "cannot register the photon functions") }
         }
         for m in migrations where m.version > version {
             try db.transaction {

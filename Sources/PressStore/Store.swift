@@ -572,18 +572,19 @@ public final class Store {
     }
 
     /// Parameters a result row binds (`bindResult`).
-    static let resultColumnCount = 13
+    static let resultColumnCount = 15
 
-    /// Binds `r` to parameters `first` … `first + 12`, in `insertResultSQL`'s column order.
+    /// Binds `r` to parameters `first` … `first + 14`, in `insertResultSQL`'s column order.
     static func bindResult(_ s: Statement, _ r: ResultRow, first p: Int32) {
         let x = r.result
         s.bind(p, r.sessionID); s.bind(p + 1, r.config); s.bind(p + 2, r.configVersion); s.bind(p + 3, r.counterfactual)
         s.bind(p + 4, x.outcome.rawValue); s.bind(p + 5, x.cancelReason?.rawValue); s.bind(p + 6, x.actionFired)
         s.bind(p + 7, x.feedbackLatencyMs); s.bind(p + 8, x.actionLatencyMs); s.bind(p + 9, x.durationMs)
         s.bind(p + 10, x.maxTravelPt); s.bind(p + 11, x.pressDepth); s.bind(p + 12, x.releaseJumpPt)
+        s.bind(p + 13, x.feedbackPhotonMs); s.bind(p + 14, x.actionPhotonMs)
     }
 
-    /// The `VALUES` rows of a `rows`-row insert into `results`: parameters `?1` … `?(13 × rows)`,
+    /// The `VALUES` rows of a `rows`-row insert into `results`: parameters `?1` … `?(15 × rows)`,
     /// `bindResult`'s order.
     private static func resultValues(rows: Int) -> String {
         let values = (0..<rows).map { j in
@@ -591,7 +592,8 @@ public final class Store {
         }.joined(separator: ", ")
         return """
             (session_id, config, config_version, counterfactual, outcome, cancel_reason,
-                action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt,
+                feedback_photon_ms, action_photon_ms)
             VALUES \(values)
             """
     }
@@ -609,21 +611,23 @@ public final class Store {
         "INSERT OR FAIL INTO results" + resultValues(rows: rows)
     }
 
-    /// The upsert of `rows` result rows (parameters `?1` … `?(13 × rows)`, `bindResult`'s order).
+    /// The upsert of `rows` result rows (parameters `?1` … `?(15 × rows)`, `bindResult`'s order).
     static func insertResultSQL(rows: Int) -> String {
         return """
             INSERT INTO results\(resultValues(rows: rows))
             ON CONFLICT(session_id, config_version) DO UPDATE SET
                 (config, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
-                 duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                 duration_ms, max_travel_pt, press_depth, release_jump_pt, feedback_photon_ms, action_photon_ms)
                 = (excluded.config, excluded.counterfactual, excluded.outcome, excluded.cancel_reason,
                    excluded.action_fired, excluded.feedback_latency_ms, excluded.action_latency_ms,
-                   excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt)
+                   excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt,
+                   excluded.feedback_photon_ms, excluded.action_photon_ms)
             WHERE (config, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
-                   duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                   duration_ms, max_travel_pt, press_depth, release_jump_pt, feedback_photon_ms, action_photon_ms)
                 IS NOT (excluded.config, excluded.counterfactual, excluded.outcome, excluded.cancel_reason,
                         excluded.action_fired, excluded.feedback_latency_ms, excluded.action_latency_ms,
-                        excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt)
+                        excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt,
+                        excluded.feedback_photon_ms, excluded.action_photon_ms)
             """
     }
 

@@ -438,7 +438,10 @@ private func same(_ a: Double?, _ b: Double?) -> Bool { a?.bitPattern == b?.bitP
                         outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
                         feedbackLatencyMs: feedback.map(ms), actionLatencyMs: c.actionLatency.map(ms),
                         durationMs: ms(c.duration), maxTravelPt: Replay.stored(c.maxTravel, decimals: 6),
-                        pressDepth: Replay.stored(depth, decimals: 6), releaseJumpPt: Replay.stored(jump, decimals: 6))
+                        pressDepth: Replay.stored(depth, decimals: 6), releaseJumpPt: Replay.stored(jump, decimals: 6),
+                        // The photon latencies add the display's fixed components (docs/press-model.md §6).
+                        feedbackPhotonMs: feedback.map { ms(PhotonLatency.feedback($0, on: display)) },
+                        actionPhotonMs: c.actionLatency.map { ms(PhotonLatency.action($0, on: display)) })
                     let r = try Replay.session(samples, attributes: s.attributes, configuration: configuration, display: display)
                     #expect(r == expected, "\(s.id) \(configuration.name) \(display)")
                     #expect(same(r.feedbackLatencyMs, expected.feedbackLatencyMs) && same(r.pressDepth, expected.pressDepth)

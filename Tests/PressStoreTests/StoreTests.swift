@@ -57,16 +57,62 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
+        // Version 9: migrations/0009_display_profiles.sql the `displays` table (and the display
+        // attribute and photon latencies).
         // Version 8: migrations/0008_results_without_config_index.sql drops
         // results_by_config, after 0007_sessions_without_variant_index.sql
         // sessions_by_variant, 0006_summary_cells.sql the maintained summary
         // cells, 0005_touch_down_point.sql sessions.x0 and y0 and 0004_sweeps.sql
         // the sweeps table.
-        #expect(try db.userVersion == 8)
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,summary_cells,summary_latencies,summary_state,sweeps")
+        #expect(tables == "config_records,configs,displays,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,summary_cells,summary_latencies,summary_state,sweeps")
+    }
+
+    // Version 9 gives results stored before it the default profile's photon latencies, from
+    // their stored milliseconds (docs/press-model.md §6), by hand: feedback on frame 2 at 60 Hz,
+    // 33.333333 ms → 1/240 s (half a 120 Hz sampling period) + 1/120 s (half a 60 Hz frame) +
+    // 2/60 s + 1/60 s (one pipeline frame) = 62.5 ms; an action 300 ms after the lift lands on
+    // frame 18 (0.3 s): 12.5 + 300 + 16.666667 = 329.166667 ms; a press never seen stays NULL.
+    @Test func version9GivesOldResultsTheirPhotonLatencies() throws {
+        let path = try temporaryDatabasePath()
+        do {
+            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(8)))
+            try db.execute("""
+                INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('a', 1, 2, 0, 'ended', x'', 'A');
+                INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('b', 3, 4, 0, 'ended', x'', 'A');
+                INSERT INTO results(session_id, config, config_version, counterfactual, outcome, action_fired, feedback_latency_ms,
+                                    action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                VALUES (1, 'expand-delayed-click', 'v1', 0, 'tap', 1, 33.333333, 300, 120, 2.5, 0.75, 0.5),
+                       (2, 'spring-press', 'v1', 0, 'cancel', 0, NULL, NULL, 120, 2.5, 0, 0)
+                """)
+        }
+        let db = try Schema.open(path: path)
+        #expect(try db.userVersion == 9)
+        let s = try db.prepare("SELECT feedback_photon_ms, action_photon_ms FROM results ORDER BY session_id")
+        #expect(try s.step())
+        #expect(s.double(0) == 62.5 && s.double(1) == 329.166667)
+        #expect(try s.step())
+        #expect(s.optionalDouble(0) == nil && s.optionalDouble(1) == nil)
+        // The migration's update is pressdb's own: the cells are not marked as outside-written.
+        #expect(try db.prepare("SELECT outside_writes FROM summary_state").scalarInt() == 0)
+        #expect(try db.prepare("SELECT display FROM session_results LIMIT 1").scalarText() == nil)
+    }
+
+    // docs/log-format.md states the schema version a new database gets; it must be the number of
+    // migration files in migrations/ (counted here from the folder, not from the code), which is
+    // also the version the code applies.
+    @Test func documentedSchemaVersionIsTheLastMigration() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("migrations").path)
+            .filter { $0.hasSuffix(".sql") }
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/log-format.md"), encoding: .utf8)
+        let stated = doc.firstMatch(of: /PRAGMA user_version` \(currently (\d+)\)/).flatMap { Int($0.1) }
+        #expect(stated == files.count, "docs/log-format.md §4 says the schema is at version \(stated.map(String.init) ?? "?"), migrations/ has \(files.count) files")
+        #expect(Schema.currentVersion == files.count)
     }
 
     // Version 7 drops sessions_by_variant and keeps every row; a database made with SQLite's
@@ -84,7 +130,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             try db.execute("INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('old', 1, 2, 0, 'ended', x'', 'B')")
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 8)
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_variant'").scalarInt() == 0)
         #expect(try db.prepare("SELECT session || ':' || variant FROM sessions WHERE variant = 'B'").scalarText() == "old:B")
         #expect(try db.prepare("PRAGMA page_size").scalarInt() == 4096)
@@ -106,7 +152,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
                 """)
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 8)
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'results_by_config'").scalarInt() == 0)
         #expect(try db.prepare("SELECT config || ':' || config_version || ':' || outcome || ':' || duration_ms FROM results WHERE session_id = 1")
             .scalarText() == "spring-press:v1:tap:120.0")
@@ -122,7 +168,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 8)
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         // Its samples BLOB is empty: no touch-down point to fill in.
         #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
@@ -173,7 +219,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 8) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 9) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)

@@ -2,6 +2,7 @@
 // the difference with its interval, the test, and a verdict, after the health checks. How the
 // result looks is ComparisonRenderer's.
 import Foundation
+import PressCore
 import PressStats
 import PressStore
 import PressAnalysis
@@ -99,6 +100,10 @@ struct CompareCommand: ParsableCommand {
     @Option(value: "PARTIAL", help: "Compare from a partial ('pressdb aggregate', 'pressdb merge') instead of the database",
             discussion: "Observed mode; --where on config, variant (and with --unit session on control, screen, app_version).")
     var from: String?
+    @Option(value: "MS", help: "The latency difference people can perceive, for the perceptible column",
+            discussion: "Default 69 ms, the just-noticeable difference of tapping latency (Deber et al., CHI 2015); docs/press-model.md §7 lists the others.",
+            rule: .positive)
+    var jnd = PerceptionThresholds.default.ms
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
     @Option(.rageCount) var rageCount: Int
     @Option(.rageSpan) var rageSpan: Double
@@ -162,12 +167,17 @@ struct CompareCommand: ParsableCommand {
             (report, notes) = try Self.paired(a, b, path: path, equals: equals, metrics: metrics, correction: correction,
                                               configuration: configuration, unit: unit, signals: signals)
         } else {
-            (report, notes) = try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
-                                                correction: correction, configuration: configuration, unit: unit,
-                                                signals: signals)
+            // The frustration metrics read the press sequences of every stored session: seconds
+            // of one statement, shown on the progress line.
+            let sequences = metrics.contains(where: ExperimentMetric.frustration.contains)
+            (report, notes) = try Progress.whileWorking("compare", "press sequences of every stored session (frustration signals)",
+                                                        enabled: sequences && Progress.shown(quiet: false)) { _ in
+                try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
+                                  correction: correction, configuration: configuration, unit: unit, signals: signals)
+            }
         }
 
-        let renderer = ComparisonRenderer(report: report, notes: notes)
+        let renderer = ComparisonRenderer(report: report.classifyingPerceptibility(threshold: jnd), notes: notes)
         let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))
         if format == .csv || format == .json || format == .ndjson {
             // Machine formats carry rows only: the notes and warnings go to standard error.
@@ -237,12 +247,12 @@ struct CompareCommand: ParsableCommand {
             let usersA = try userArm(a, percentiles), usersB = try userArm(b, percentiles)
             report = try Experiment.observed(control: usersA, treatment: usersB, metrics: metrics, expectedSplit: split,
                                              correction: correction, configuration: configuration)
-            notes.insert("\(by) \(a): \(usersA.users) users, \(usersA.sessions) sessions; "
-                + "\(by) \(b): \(usersB.users) users, \(usersB.sessions) sessions", at: 0)
+            notes.insert("\(by) \(a): \(counted(usersA.users, "user")), \(counted(usersA.sessions, "session")); "
+                + "\(by) \(b): \(counted(usersB.users, "user")), \(counted(usersB.sessions, "session"))", at: 0)
         } else {
             report = try Experiment.observed(control: try sessionArm(a), treatment: try sessionArm(b), metrics: metrics,
                                              expectedSplit: split, correction: correction, configuration: configuration)
-            notes.insert("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions", at: 0)
+            notes.insert("\(by) \(a): \(counted(report.controlSessions, "session")); \(by) \(b): \(counted(report.treatmentSessions, "session"))", at: 0)
         }
         return (report, notes)
     }
@@ -270,7 +280,7 @@ struct CompareCommand: ParsableCommand {
             if case .badFilter = e { throw CLIError.usage("\(e)") }
             throw CLIError.empty("\(e)")
         }
-        var notes = ["paired \(summary.paired) of \(summary.selected) sessions"
+        var notes = ["paired \(summary.paired) of \(counted(summary.selected, "session"))"
             + (equals.isEmpty ? "" : " (\(PairedComparison.describe(equals)))")
             + ", each replayed under \(a) and \(b)"
             + (summary.replayedControl + summary.replayedTreatment > 0
@@ -288,7 +298,7 @@ struct CompareCommand: ParsableCommand {
             if unit == .user {
                 let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
                 let arms = try pairing.readByUser(control: configA, treatment: configB, equals: equals, percentiles: percentiles)
-                notes[0] += "; \(arms.users) users"
+                notes[0] += "; \(counted(arms.users, "user"))"
                 return (try Experiment.paired(arms, metrics: metrics, correction: correction, configuration: configuration), notes)
             }
             let arms = try pairing.read(control: configA, treatment: configB, equals: equals)

@@ -20,7 +20,11 @@ struct ReplayCommand: ParsableCommand {
         other animation or thresholds. Those counterfactual results are stored too and feed
         'pressdb report --as' and 'pressdb compare --paired'.
 
-        Prints one row per replayed session as it is replayed: session, config, variant,
+        In a terminal, prints what was replayed: the sessions, the outcomes counted, and where
+        the rows are ('pressdb report sessions', stored unless --refresh-rate or --density
+        says otherwise); --rows (or --session, --wide, --columns) prints the rows there too.
+        To a pipe or a file, and with --format csv|json|ndjson, prints one row per replayed
+        session as it is replayed: session, config, variant,
         outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
         duration_ms, max_travel_pt, press_depth, release_jump_pt (null where undefined), shown
         as 'pressdb report sessions' shows them; the terminal table fits the terminal's width.
@@ -53,6 +57,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Only sessions that have no result under their own configuration yet.") var missing: Bool
     @Option(value: "NAME", help: "Configuration of sessions that name none")
     var config = PressConfiguration.springPress.name
+    @Option(name: "display", value: "NAME", help: "Replay every session on this display profile ('pressdb displays'), whatever it names",
+            discussion: "A counterfactual ('how would these presses look on ProMotion?'): printed, not stored.")
+    var displayName: String?
     @Option(value: "HZ", help: "Display refresh rate for the first visible frame, 1 to 1000",
             discussion: "Results on another display are printed, not stored.",
             rule: .within(1...1000, "must be from 1 to 1000 Hz"))
@@ -75,6 +82,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "With --input: each line is NAME:LINE, a tab and the record, which messages then name by NAME:LINE (a stream re-assembled from many files, as the Spark job sends it).")
     var origins: Bool
     @Flag(.quiet(help: "Print nothing: no rows, no summary, no progress (results are still stored).")) var quiet: Bool
+    @Flag(help: "Print a row per session on a terminal too (a pipe or a file always gets them).") var rows: Bool
     @Flag(.wide) var wide: Bool
     @Option(.columns) var columns: [String]
     @Flag(.explain) var explain: Bool
@@ -105,6 +113,7 @@ struct ReplayCommand: ParsableCommand {
     static let columns: [Column] = [
         "session", "config", "variant", "outcome", "cancel_reason", "action_fired", "feedback_latency_ms",
         "action_latency_ms", "duration_ms", "max_travel_pt", "press_depth", "release_jump_pt",
+        "feedback_photon_ms", "action_photon_ms",
     ].map { Column($0, .named($0)) }
 
     /// The terminal table reads as `report sessions` reads: that report's presentation
@@ -119,7 +128,8 @@ struct ReplayCommand: ParsableCommand {
         return [.text(s.session), .text(row.config), s.variant.map(Cell.text) ?? .null, .text(r.outcome.rawValue),
                 r.cancelReason.map { Cell.text($0.rawValue) } ?? .null, .bool(r.actionFired),
                 r.feedbackLatencyMs.map(Cell.double) ?? .null, r.actionLatencyMs.map(Cell.double) ?? .null,
-                .double(r.durationMs), .double(r.maxTravelPt), .double(r.pressDepth), .double(r.releaseJumpPt)]
+                .double(r.durationMs), .double(r.maxTravelPt), .double(r.pressDepth), .double(r.releaseJumpPt),
+                r.feedbackPhotonMs.map(Cell.double) ?? .null, r.actionPhotonMs.map(Cell.double) ?? .null]
     }
 
     /// Lines for standard error about what a replay did and what it could not do.
@@ -135,15 +145,28 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws -> Int32 {
         if let input { return try replayStream(input) }
-        let display = Display(refreshRate: refreshRate, density: density)
         guard database.exists else {
             throw database.missing
         }
         let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)
-        var options = ReplayOptions(display: display)
-        // Stored results are measured on the default display; another display is shown, not stored.
-        options.storesResults = display == Display()
+        var display = Display(refreshRate: refreshRate, density: density)
+        if let displayName {
+            guard let p = catalog.display(named: displayName) else {
+                throw CLIError.usage("--display: no display profile named '\(displayName)' (known: "
+                    + catalog.allDisplays.map(\.name).joined(separator: ", ") + "); add one with 'pressdb displays add FILE.json'")
+            }
+            display = p.display
+            // --refresh-rate and --density, when given too, change the profile's.
+            if $refreshRate.wasGiven { display.refreshRate = refreshRate }
+            if $density.wasGiven { display.density = density }
+        }
+        var options = ReplayOptions()
+        // Stored results are measured on each session's own display; another display is shown,
+        // not stored.
+        let counterfactualDisplay = displayName != nil || display != Display()
+        if counterfactualDisplay { options.displayOverride = display }
+        options.storesResults = !counterfactualDisplay
         guard catalog.resolve(config) != nil else { throw unknownConfiguration(config, catalog) }
         options.defaultConfig = config
         let replayer = Replayer(store: store, catalog: catalog, options: options)
@@ -158,11 +181,17 @@ struct ReplayCommand: ParsableCommand {
 
         // Rows are printed as they are replayed (RowWriter); a reader that goes away (`| head`)
         // stops the printing, not the replay: every result is still stored.
-        let out = quiet ? nil : RowWriter(format: format, columns: Self.columns, presentation: Self.presentation,
+        // A terminal gets a summary, not a line per session (114,000 lines would flood it),
+        // unless rows are asked for.
+        let rowsShown = !quiet && (format != .table || isatty(STDOUT_FILENO) != 1 || rows || !sessions.isEmpty || wide
+                                   || !columns.isEmpty || explain)
+        var counts = OutcomeCounts()
+        let out = !rowsShown ? nil : RowWriter(format: format, columns: Self.columns, presentation: Self.presentation,
                                           options: .standardOutput(wide: wide, columns: columns, explain: explain),
                                           sink: try OutputSink(path: nil), headerWhenEmpty: false)
         var printing: Error?
         func show(_ session: StoredSession, _ row: ResultRow) {
+            counts.add(row.result)
             guard let out, printing == nil else { return }
             do { try out.add(Self.cells(session, row)) } catch { printing = error }
         }
@@ -187,15 +216,52 @@ struct ReplayCommand: ParsableCommand {
             var lines = Self.describe(summary)
             lines[0] += String(format: " in %.2f s", secs) + (target.map { " as \($0.name) (version \($0.version))" } ?? "")
             if !options.storesResults {
-                lines[0] += String(format: "; on a %g Hz, %g px/pt display: printed, not stored (stored results use 60 Hz, 3 px/pt)",
-                                   display.refreshRate, display.density)
+                lines[0] += (displayName.map { " on \($0)" } ?? "")
+                    + String(format: " (a %g Hz, %g px/pt display): printed, not stored (stored results use each session's own display)",
+                             display.refreshRate, display.density)
             }
             if summary.replayed == 0 && missing && summary.unknownConfigs.isEmpty {
                 lines[0] += "; every session already has its result"
             }
             printError(lines.joined(separator: "\n"))
+            if !rowsShown, counts.sessions > 0 {
+                try emit(TerminalTable.wrap(counts.summary(as: target?.name, stored: options.storesResults), width: Terminal.width(),
+                                            indent: "  "))
+            }
         }
         return summary.failureCount > 0 || !summary.unknownConfigs.isEmpty ? ExitCode.failure : ExitCode.ok
+    }
+}
+
+/// What a replay gave, counted for the summary a terminal gets instead of its rows.
+struct OutcomeCounts {
+    var sessions = 0, taps = 0, cancels = 0, scrollAborts = 0, unseen = 0, falseActions = 0
+
+    mutating func add(_ r: SessionResult) {
+        sessions += 1
+        switch r.outcome {
+        case .tap: taps += 1
+        case .cancel: cancels += 1
+        case .scrollAbort: scrollAborts += 1
+        }
+        // The definitions of the result_events view (docs/reports.md).
+        if r.outcome != .scrollAbort && r.feedbackLatencyMs == nil { unseen += 1 }
+        if r.actionFired && r.outcome != .tap { falseActions += 1 }
+    }
+
+    /// "Outcomes of the 22831 sessions replayed as X: 19800 taps (86.7 %), …; the rows are stored: …".
+    func summary(as target: String?, stored: Bool) -> String {
+        func share(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+            counted(n, noun, plural: plural) + String(format: " (%.1f %%)", 100 * Double(n) / Double(max(1, sessions)))
+        }
+        let what = "Outcomes of the \(counted(sessions, "session")) replayed" + (target.map { " as \($0)" } ?? " under their own configuration")
+        let outcomes = [share(taps, "tap"), share(cancels, "cancel"), share(scrollAborts, "scroll-abort"),
+                        counted(unseen, "unseen press", plural: "unseen presses"),
+                        counted(falseActions, "false action")].joined(separator: ", ")
+        let asked = target.map { " --as \(DemoCommand.shellQuoted($0))" } ?? ""
+        let rows = stored ? "the rows are stored: pressdb report sessions\(asked) (pressdb report\(asked) summarises them)"
+            : "the rows were not stored (another display): pressdb replay\(asked) --rows prints them"
+        return "\(what): \(outcomes); \(rows); --rows prints a row per session here.\n"
     }
 }
 

@@ -21,6 +21,17 @@ extension ReplayCommand {
         }
         var replayOptions = ReplayOptions(display: Display(refreshRate: refreshRate, density: density), defaultConfig: config)
         if let container { replayOptions.defaultContainer = container }
+        if let displayName {
+            // A stream has no database: the built-in profiles only.
+            guard let p = DisplayProfile.builtIn(named: displayName) else {
+                throw CLIError.usage("--display: no built-in display profile named '\(displayName)' (known: "
+                    + DisplayProfile.builtIn.map(\.name).joined(separator: ", ") + "); with --input only those apply")
+            }
+            var d = p.display
+            if $refreshRate.wasGiven { d.refreshRate = refreshRate }
+            if $density.wasGiven { d.density = density }
+            replayOptions.displayOverride = d
+        }
         // --config and --container are given to sessions naming none, as ingest stores them.
         var options = IngestOptions()
         options.defaultConfig = $config.wasGiven ? config : nil

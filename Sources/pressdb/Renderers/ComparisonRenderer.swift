@@ -3,6 +3,7 @@
 // only computes the report and picks the format.
 import Foundation
 import PressCharts
+import PressCore
 import PressStats
 
 /// Renders an `ExperimentReport` with the lines that describe how its arms were formed
@@ -39,7 +40,7 @@ struct ComparisonRenderer {
                      "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b"]
         let paired = report.mode == .paired
         if paired { names += ["a_only", "b_only"] }
-        names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential"]
+        names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential", "perceptible"]
         var table = ResultTable(columns: names.map { Column($0) })
         for r in report.rows {
             var cells: [Cell] = [
@@ -53,7 +54,8 @@ struct ComparisonRenderer {
             if paired { cells += [r.pairedCounts.map { .int($0.controlOnly) } ?? .null, r.pairedCounts.map { .int($0.treatmentOnly) } ?? .null] }
             cells += [.text(r.unit.rawValue), .int(r.controlUnits), .int(r.treatmentUnits), Self.number(r.standardError),
                       Self.number(r.minimumDetectableEffect), Self.number(r.relativeMinimumDetectableEffect),
-                      r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential)]
+                      r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential),
+                      r.perceptible.map { .text($0.rawValue) } ?? .null]
             table.rows.append(cells)
         }
         return table
@@ -76,7 +78,7 @@ struct ComparisonRenderer {
     static func roundedTable(_ report: ExperimentReport) -> ResultTable {
         let machine = machineTable(report)
         var table = ResultTable(columns: machine.columns.map { c in
-            Column(c.name, ["metric", "test", "verdict"].contains(c.name) ? .text : .number(0))
+            Column(c.name, ["metric", "test", "verdict", "perceptible"].contains(c.name) ? .text : .number(0))
         })
         for (r, cells) in zip(report.rows, machine.rows) {
             table.rows.append(zip(machine.columns, cells).map { column, cell in
@@ -127,9 +129,9 @@ struct ComparisonRenderer {
         let m = report.rows.filter { $0.pValue != nil }.count
         let adjustment: String
         switch report.correction {
-        case .none: adjustment = "p-values not adjusted for the \(m) tests shown"
-        case .holm: adjustment = "p-values adjusted across \(m) tests by Holm–Bonferroni"
-        case .benjaminiHochberg: adjustment = "p-values adjusted across \(m) tests by Benjamini–Hochberg (false discovery rate)"
+        case .none: adjustment = "p-values not adjusted for the \(counted(m, "test")) shown"
+        case .holm: adjustment = "p-values adjusted across \(counted(m, "test")) by Holm–Bonferroni"
+        case .benjaminiHochberg: adjustment = "p-values adjusted across \(counted(m, "test")) by Benjamini–Hochberg (false discovery rate)"
         }
         lines.append("α = \(NumberText.compact(report.configuration.alpha, maxDigits: 4)); intervals \(NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)) %; \(adjustment)")
         return lines
@@ -168,6 +170,11 @@ struct ComparisonRenderer {
                 sentences.append(rates && means ? "Rates and means need p < α and their interval excluding 0."
                                  : "\(rates ? "Rates" : "Means") need p < α and their interval excluding 0.")
             }
+        }
+        if let t = report.perceptionThreshold, latencies {
+            sentences.append("perceptible: yes when a latency difference's interval lies beyond ±\(NumberText.compact(t, maxDigits: 1)) ms"
+                + (t == PerceptionThresholds.default.ms ? ", the just-noticeable difference of tapping latency (Deber et al., CHI 2015)" : " (--jnd)")
+                + ", no when it lies within, unclear when it straddles.")
         }
         if metrics.contains(where: { if case .rate = $0.kind { false } else { $0.rawValue.hasPrefix("feedback") } }) {
             sentences.append("Feedback latency covers the presses that were seen; presses never seen are counted by "
@@ -238,9 +245,10 @@ struct ComparisonRenderer {
         let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2) + (report.isSequential ? "% CS" : "% CI")
         var columns = [
             ShownColumn(name: "metric"),
-            ShownColumn(name: "a", header: "A: \(report.controlName)", shortHeader: "A", compactLeavesOut: "intervals",
+            // "A: spring-press", but "A" where the arm is named A (not "A: A").
+            ShownColumn(name: "a", header: report.controlName == "A" ? "A" : "A: \(report.controlName)", shortHeader: "A", compactLeavesOut: "intervals",
                         alignsRight: true, abbreviations: report.controlName == "A" ? [] : [("A", report.controlName)]),
-            ShownColumn(name: "b", header: "B: \(report.treatmentName)", shortHeader: "B", compactLeavesOut: "intervals",
+            ShownColumn(name: "b", header: report.treatmentName == "B" ? "B" : "B: \(report.treatmentName)", shortHeader: "B", compactLeavesOut: "intervals",
                         alignsRight: true, abbreviations: report.treatmentName == "B" ? [] : [("B", report.treatmentName)]),
             ShownColumn(name: "diff", header: "B − A (\(level))", compactHeader: "B − A", compactLeavesOut: "intervals",
                         alignsRight: true),
@@ -255,10 +263,15 @@ struct ComparisonRenderer {
                                                                                             : "p adjusted by Benjamini–Hochberg")]))
         }
         let planned = report.configuration.plannedEffect != nil
-        columns += [ShownColumn(name: "verdict"),
-                    ShownColumn(name: "mde", header: "MDE", alignsRight: true,
+        let perceptible = report.rows.contains { $0.perceptible != nil }
+        columns.append(ShownColumn(name: "verdict"))
+        if perceptible { columns.append(ShownColumn(name: "perceptible")) }
+        columns += [ShownColumn(name: "mde", header: "MDE", alignsRight: true,
                                 abbreviations: [("MDE", "minimum detectable effect at 80 % power")])]
-        if planned { columns.append(ShownColumn(name: "units_needed", header: "\(unitWord)/arm for --mde", alignsRight: true)) }
+        if planned {
+            columns.append(ShownColumn(name: "units_needed", header: "\(unitWord)/arm for --mde", shortHeader: "\(unitWord)/arm",
+                                       alignsRight: true, abbreviations: [("\(unitWord)/arm", "\(unitWord) per arm to detect --mde")]))
+        }
         columns.append(ShownColumn(name: "test"))
         let rows = report.rows.map { r -> [ShownCell] in
             func arm(_ value: Double, _ interval: ConfidenceInterval?) -> ShownCell {
@@ -272,7 +285,10 @@ struct ComparisonRenderer {
                          ShownCell(Self.pText(r.pValue))]
             if adjusted { cells.append(ShownCell(Self.pText(r.adjustedPValue))) }
             // The verdict's words are PressStats' own, the same in every format.
-            cells += [ShownCell(r.verdict.rawValue), ShownCell(Self.mdeText(r))]
+            // A latency difference below the threshold says so (`verdictText`).
+            cells.append(ShownCell(r.verdictText))
+            if perceptible { cells.append(ShownCell(r.perceptible?.rawValue ?? "–")) }
+            cells.append(ShownCell(Self.mdeText(r)))
             if planned { cells.append(ShownCell(r.unitsNeededPerArm.map(String.init) ?? "–")) }
             cells.append(ShownCell(r.test))
             return cells
@@ -282,9 +298,20 @@ struct ComparisonRenderer {
 
     /// Which of the terminal table's columns matter most, and what its legend says.
     var presentation: TablePresentation {
-        TablePresentation(
-            key: ["metric", "diff", "verdict", report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "diff+",
-                  "units_needed", "rel_diff", "a+", "b+", "rel_diff+", "p_value", "mde"])
+        // The difference with its interval carries the story (the note under the table explains
+        // "the interval"), so it outranks the arms' values; --mde asks for the MDE and the units
+        // needed, so they come next when it is given.
+        let planned = report.configuration.plannedEffect != nil
+        var presentation = TablePresentation(
+            key: ["metric", "diff", "verdict", "diff+"] + (planned ? ["mde", "units_needed"] : [])
+                + [report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "perceptible", "rel_diff", "a+", "b+", "rel_diff+", "p_value"]
+                + (planned ? [] : ["mde"]),
+            together: [["a", "b"]],
+            // The test's name wraps within its row when it is chosen (--columns …,test) on a
+            // narrow terminal, rather than widening the table past it.
+            wraps: ["test"])
+        presentation.cut["test"] = 24
+        return presentation
     }
 
     /// The minimum detectable effect in the row's unit: "1.23 pp" or "4.5 ms".
@@ -332,7 +359,7 @@ struct ComparisonRenderer {
                 return Difference(metric: r.metric.rawValue, estimate: r.difference * scale, lower: i.lower * scale,
                                   upper: i.upper * scale, preferred: r.metric.direction == .higherIsBetter ? .higher : .lower,
                                   significant: r.verdict == .better || r.verdict == .worse,
-                                  verdictText: r.verdict.rawValue)  // PressStats' words, as in the table
+                                  verdictText: r.verdictText)  // the words of the table
             }
         }
         let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)
@@ -354,11 +381,17 @@ struct ComparisonRenderer {
         let (columns, rows) = humanTable
         // With adjusted p-values shown, the unadjusted ones stay in CSV/JSON/Markdown: the page
         // keeps the MDE instead, and the table fits a 1280 px window.
-        let kept = columns.indices.filter { report.correction == .none || columns[$0].name != "p_value" }
+        // The verdict says when a latency difference is below perception; the perceptible column
+        // itself stays in the other forms, so the table fits.
+        let kept = columns.indices.filter {
+            (report.correction == .none || columns[$0].name != "p_value") && columns[$0].name != "perceptible"
+        }
         // A value over its interval, so the numbers never wrap.
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: kept.map { columns[$0].alignsRight ? .numeric(columns[$0].header) : .text(columns[$0].header) },
-                             rows: rows.map { row in kept.map { row[$0].full.replacingOccurrences(of: " (", with: "\n(") } }))
+                             rows: rows.map { row in kept.map {
+                                 row[$0].full.replacingOccurrences(of: " (", with: "\n(").replacingOccurrences(of: ", but ", with: ",\nbut ")
+                             } }))
         page.paragraph(footnote()
             + (kept.count < columns.count ? " Unadjusted p-values are in the CSV, JSON and Markdown forms." : ""))
         return page.render()
