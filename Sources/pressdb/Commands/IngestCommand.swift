@@ -55,6 +55,13 @@ struct IngestCommand: ParsableCommand {
     @Option(value: "FILE.json",
             help: "Device recordings: the screen's controls, {\"controls\": [{\"id\", \"frame\": [x,y,w,h] in points, \"container\", \"scroll_axis\", \"config\"}, …]} or one {\"type\":\"control\",…} record per line")
     var layout: String?
+    @Option(value: "NAME,…|FIELD=HEADER,…",
+            help: "CSV: the columns of a file without a header row, in order (session,phase,x,y,t), or a header's names read as pressdb's fields (session=touch_id,t=epoch_ms)")
+    var columns: LogColumnNames?
+    @Option(value: "UNIT", help: "The unit of the log's times (t): s, ms, us or ns")
+    var timeUnit = TimeUnit.s
+    @Option(value: "PHASE=NAME,…", help: "Other names of the phases, e.g. began=touchdown,moved=touchmove,ended=touchend,cancelled=touchcancel")
+    var phaseNames: PhaseNames?
     @Flag(help: "Abort on the first rejected record; write nothing (exit status 3).") var strict: Bool
     @Flag(.quiet) var quiet: Bool
 
@@ -95,12 +102,13 @@ struct IngestCommand: ParsableCommand {
         if let container { options.defaultContainer = container }
         var reading = RecordInputs(device: try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
                                                                                           container: options.defaultContainer)))
+        reading.touchLog = touchLogOptions
         let paths = files.isEmpty ? ["-"] : files
 
         // Every input is opened and its format told before the database is: one that cannot be
         // read is named at the end while the others are ingested; when none can, or every one
         // is empty, nothing is written (no database is created).
-        let (inputs, unreadable) = Self.openInputs(paths, format: format.format)
+        let (inputs, unreadable) = Self.openInputs(paths, format: format.format, namedColumns: columns != nil)
         if inputs.isEmpty || (strict && !unreadable.isEmpty) {
             for problem in unreadable.dropLast() { printError("pressdb ingest: \(problem)") }
             throw CLIError.failure(unreadable.last!)
@@ -232,7 +240,21 @@ struct IngestCommand: ParsableCommand {
     /// Opens each of `paths` and tells its format (`format` when given, else from its first
     /// bytes, `InputFormat.detect`): the inputs that can be read, and for each that cannot, why
     /// (`cannot read FILE: reason`, or `FILE: cannot tell the format: …`), in order.
-    static func openInputs(_ paths: [String], format: InputFormat?) -> (inputs: [OpenInput], unreadable: [String]) {
+    /// The readers' options from `--columns`, `--time-unit` and `--phase-names`.
+    var touchLogOptions: TouchLogOptions {
+        var o = TouchLogOptions()
+        o.columns = columns?.options.columns
+        o.headerNames = columns?.options.headerNames ?? [:]
+        o.timeUnit = timeUnit
+        o.phaseNames = phaseNames?.names ?? [:]
+        return o
+    }
+
+    /// With `namedColumns` (`--columns`), an input told by content is CSV unless its first
+    /// character is `{`: its header, if any, need not name `session` and `t`.
+    static func openInputs(_ paths: [String], format: InputFormat?, namedColumns: Bool = false)
+        -> (inputs: [OpenInput], unreadable: [String])
+    {
         var inputs: [OpenInput] = [], unreadable: [String] = []
         for path in paths {
             let input: ByteInput
@@ -243,7 +265,12 @@ struct IngestCommand: ParsableCommand {
                 }
             }
             do {
-                let f = try format ?? InputFormat.detect(input)
+                let f: InputFormat
+                if let format { f = format } else if namedColumns {
+                    f = try input.peekFirstNonBlankByte() == UInt8(ascii: "{") ? .ndjson : .csv
+                } else {
+                    f = try InputFormat.detect(input)
+                }
                 inputs.append((input, path, f, try input.peekFirstNonBlankByte() == nil))
             } catch {
                 unreadable.append((error as? InputError)?.message ?? "\(path): \(error)")
@@ -321,3 +348,34 @@ extension ScreenSize: ExpressibleByArgument {
     var argumentDescription: String { "\(width)x\(height)" }
 }
 
+
+extension TimeUnit: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        guard let u = TimeUnit(rawValue: argument) else { throw .requirement("must be one of s, ms, us, ns") }
+        self = u
+    }
+    var argumentDescription: String { rawValue }
+    static var allValueStrings: [String]? { TimeUnit.allCases.map(\.rawValue) }
+}
+
+/// `--columns`: a header-less CSV's column names, or a header's names mapped to pressdb's.
+struct LogColumnNames: ExpressibleByArgument {
+    var options = TouchLogOptions()
+    init(argument: String) throws(InvalidArgument) {
+        do { try options.setColumns(argument) } catch { throw .problem(error.reason) }
+    }
+    var argumentDescription: String {
+        options.columns?.joined(separator: ",") ?? options.headerNames.map { "\($0.value)=\($0.key)" }.sorted().joined(separator: ",")
+    }
+}
+
+/// `--phase-names`: other names of the phases.
+struct PhaseNames: ExpressibleByArgument {
+    var names: [String: TouchPhase] = [:]
+    init(argument: String) throws(InvalidArgument) {
+        var o = TouchLogOptions()
+        do { try o.setPhaseNames(argument) } catch { throw .problem(error.reason) }
+        names = o.phaseNames
+    }
+    var argumentDescription: String { names.map { "\($0.value.rawValue)=\($0.key)" }.sorted().joined(separator: ",") }
+}
