@@ -40,6 +40,11 @@ public struct CSVReader: ChunkedRecordSource {
     private var attributeCache = AttributeValueCache()
     /// `SessionAttribute.ordered`, read without its global's lazy initialization check.
     private let orderedAttributes = SessionAttribute.ordered
+    /// Column names one edit from a known one.
+    private var fieldNames = FieldNameCheck(csv: true)
+    /// Warnings about columns that look misspelt, and how many there were.
+    public var fieldWarnings: [FieldWarning] { fieldNames.warnings }
+    public var fieldWarningCount: Int { fieldNames.count }
 
     /// What a column holds.
     enum Column: Equatable {
@@ -454,9 +459,12 @@ public struct CSVReader: ChunkedRecordSource {
         }
         let missing = ["session", "t", "phase", "x", "y"].filter { !names.contains($0) }
         if !missing.isEmpty {
+            let extras = columns.compactMap { if case .extra(let n) = $0 { n } else { nil } }
             throw InputError("\(source): CSV header lacks the required column\(missing.count > 1 ? "s" : "") "
-                + missing.joined(separator: ", "))
+                + missing.joined(separator: ", ") + missing.map { fieldNames.hint(missing: $0, given: extras) }.joined()
+                + (options.columns == nil ? "; for a CSV without a header, name its columns with --columns" : ""))
         }
+        for case .extra(let name) in columns { fieldNames.unknown(name, at: source) }
         for a in SessionAttribute.allCases where a.kind == .frame {
             let given = a.field.columns.filter { names.contains($0) }
             if !given.isEmpty && given.count != 4 {

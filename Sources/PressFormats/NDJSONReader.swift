@@ -21,6 +21,11 @@ public struct NDJSONReader: ChunkedRecordSource {
     private var attributeCache = AttributeValueCache()
     /// `SessionAttribute.ordered`, read without its global's lazy initialization check.
     private let orderedAttributes = SessionAttribute.ordered
+    /// Unknown fields one edit from a known one.
+    private var fieldNames = FieldNameCheck(csv: false)
+    /// Warnings about fields that look misspelt (the first few), and how many there were.
+    public var fieldWarnings: [FieldWarning] { fieldNames.warnings }
+    public var fieldWarningCount: Int { fieldNames.count }
 
     /// Another time unit, other phase names (`TouchLogOptions`; its CSV column names do not apply).
     public let options: TouchLogOptions
@@ -307,6 +312,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                 } else {
                     let key = try JSONScanner.string(line, f.key)
                     guard extraKeys.insert(key).inserted else { return reject("duplicate field \(JSONText.string(key))") }
+                    fieldNames.unknown(key, at: source)
                     if values == nil { values = TouchFieldValues() }
                     values!.extras.append(ExtraField(key: key, json: Self.valueText(line, f.value)))
                 }
@@ -332,9 +338,13 @@ public struct NDJSONReader: ChunkedRecordSource {
                 return reject("unknown record type \(JSONText.string(type)) (known: touch, config, control)")
             }
         }
-        guard let session = sample.session else { return reject("missing field \"session\"") }
+        guard let session = sample.session else {
+            return reject("missing field \"session\"" + fieldNames.hint(missing: "session", given: Array(extraKeys)))
+        }
         guard let t = sample.t else { return reject("missing field \"t\"") }
-        guard let phase = sample.phase else { return reject("missing field \"phase\"") }
+        guard let phase = sample.phase else {
+            return reject("missing field \"phase\"" + fieldNames.hint(missing: "phase", given: Array(extraKeys)))
+        }
         guard let x = sample.x else { return reject("missing field \"x\"") }
         guard let y = sample.y else { return reject("missing field \"y\"") }
         let touch = TouchSample(t: t, x: x, y: y, phase: phase)

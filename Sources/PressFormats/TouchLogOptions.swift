@@ -109,3 +109,55 @@ extension RecordItem {
         return .touch(r)
     }
 }
+
+/// A line read in spite of something that looks like a mistake (a field one edit from a known
+/// one): where, and what.
+public struct FieldWarning: Hashable, Sendable, CustomStringConvertible {
+    public var source: SourceLocation
+    public var message: String
+    public var description: String { "\(source): warning: \(message)" }
+}
+
+/// Unknown field names one edit from a known field (`sesion`, `containr`), warned once per name
+/// and input.
+struct FieldNameCheck {
+    /// The known names: the sample's fields and the field table's keys (and, for CSV, a frame's
+    /// columns); one-letter names (`t`, `x`, `y`) are left out: `z` is a field of its own.
+    let known: [String]
+    private var warned: Set<String> = []
+    private(set) var warnings: [FieldWarning] = []
+    private(set) var count = 0
+    static let kept = 20
+
+    init(csv: Bool) {
+        var names = TouchField.sampleFields.map(\.name) + SessionAttribute.allCases.map(\.key)
+        if csv {
+            names += SessionAttribute.allCases.filter { $0.kind == .frame }.flatMap(\.field.columns)
+            names.removeAll { SessionAttribute.named($0)?.kind == .frame }
+        }
+        known = names.filter { $0.count > 1 }
+    }
+
+    /// The known name one edit from `name`, if exactly one is.
+    func nearest(_ name: String) -> String? {
+        guard name.count >= 3 else { return nil }
+        let near = known.filter { Suggestions.distance(name, $0) == 1 }
+        return near.count == 1 ? near[0] : nil
+    }
+
+    /// Notes an unknown field read at `source` (kept as an extra attribute).
+    mutating func unknown(_ name: String, at source: SourceLocation) {
+        guard let near = nearest(name), warned.insert(name).inserted else { return }
+        count += 1
+        if warnings.count < Self.kept {
+            warnings.append(FieldWarning(source: source, message: "field \(JSONText.string(name)) is not one pressdb knows "
+                + "and is kept as an extra attribute: did you mean \(JSONText.string(near))?"))
+        }
+    }
+
+    /// " (did you mean …?)" for a required field `missing` when one of `given` is one edit from it.
+    func hint(missing: String, given: [String]) -> String {
+        guard let typo = given.first(where: { nearest($0) == missing }) else { return "" }
+        return "; the line has \(JSONText.string(typo)): did you mean \(JSONText.string(missing))?"
+    }
+}

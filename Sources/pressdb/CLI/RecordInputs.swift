@@ -45,6 +45,7 @@ struct RecordInputs {
             // Layout records apply to the device recordings read after them.
             var r = ControlRecordCollector(NDJSONReader(input, options: touchLog))
             try ingester.ingest(&r, input: input, progress: progress)
+            noteFieldWarnings(r.base.fieldWarnings, count: r.base.fieldWarningCount)
             if !r.controls.isEmpty {
                 controlRecords += r.controls.count
                 device.layout = Layout(controls: (device.layout?.controls ?? []) + r.controls)
@@ -52,6 +53,7 @@ struct RecordInputs {
         case .csv:
             var r = CSVReader(input, options: touchLog)
             try ingester.ingest(&r, input: input, progress: progress)
+            noteFieldWarnings(r.fieldWarnings, count: r.fieldWarningCount)
         case .getevent, .evemu, .evtest, .libinput:
             var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
                                         file: path == "-" ? nil : path)
@@ -59,5 +61,11 @@ struct RecordInputs {
             warnings += r.warnings
             warningCount += r.warningCount
         }
+    }
+
+    /// Keeps a touch log's warnings about misspelt-looking fields with the others.
+    private mutating func noteFieldWarnings(_ found: [FieldWarning], count: Int) {
+        warnings += found.map { DeviceLogWarning(source: $0.source, message: $0.message, raw: "") }
+        warningCount += count
     }
 }

@@ -62,6 +62,11 @@ struct IngestCommand: ParsableCommand {
     var timeUnit = TimeUnit.s
     @Option(value: "PHASE=NAME,…", help: "Other names of the phases, e.g. began=touchdown,moved=touchmove,ended=touchend,cancelled=touchcancel")
     var phaseNames: PhaseNames?
+    @Option(value: "S", help: "Rows of a session at most this many seconds (of log time) out of order are put in order; 0: none",
+            requirement: "needs a number of seconds >= 0", rule: .nonNegative)
+    var reorderWindow = IngestOptions.defaultReorderWindow
+    @Flag(help: "Read and validate every input, print what an ingest would store and reject, write nothing (exit status 3 with rejects).")
+    var check: Bool
     @Flag(help: "Abort on the first rejected record; write nothing (exit status 3).") var strict: Bool
     @Flag(.quiet) var quiet: Bool
 
@@ -98,7 +103,9 @@ struct IngestCommand: ParsableCommand {
         options.strict = strict
         options.defaultConfig = config
         options.rejectMessagesKept = Self.rejectMessagesShown
-        options.replayStoredSessions = true
+        options.replayStoredSessions = !check
+        options.reorderWindow = reorderWindow
+        options.checkOnly = check
         if let container { options.defaultContainer = container }
         var reading = RecordInputs(device: try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
                                                                                           container: options.defaultContainer)))
@@ -135,7 +142,9 @@ struct IngestCommand: ParsableCommand {
             guard catalog.resolve(name) != nil else { throw unknownConfiguration(name, catalog, option: "--config") }
             opened = store
         }
-        let store = try opened ?? database.openStore()
+        // --check writes nothing: a database that does not exist is not created (one in memory
+        // stands in), and one that does gets one transaction, rolled back.
+        let store = try opened ?? (check && !databaseExisted ? Store.open(path: ":memory:") : database.openStore())
         // Ctrl-C: stop at the next batch boundary, keep what is whole (Interrupt.swift).
         Interrupt.install()
         defer { Interrupt.uninstall() }
@@ -181,13 +190,16 @@ struct IngestCommand: ParsableCommand {
             throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath, committed: committed))")
         }
         progress.clear()
+        if check { return try reportCheck(summary, reading: reading, unreadable: unreadable, showsSummary: showsSummary, store: store) }
 
         // Configurations from `{"type":"config"}` records, then replay of every session that has
         // no result under its own configuration yet (this run's, and any an interrupted run left).
         let configRejects: [Reject]
         var replayed: ReplaySummary
+        var knownConfigurations: [String] = []
         do {
             let catalog = try ConfigurationCatalog(store: store)
+            knownConfigurations = Array(catalog.current.keys)
             configRejects = try catalog.importConfigRecords()
             var replayOptions = ReplayOptions(defaultConfig: options.defaultConfig ?? PressConfiguration.springPress.name)
             replayOptions.shouldStop = Interrupt.requested
@@ -219,8 +231,11 @@ struct IngestCommand: ParsableCommand {
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
+            if let warning = summary.timeUnits.warning {
+                lines.append(warning + " (into a new database: these sessions are stored as read)")
+            }
             lines.append(Self.summaryLine(summary, controlRecords: reading.controlRecords, seconds: Self.seconds(ContinuousClock.now - started)))
-            lines += ReplayCommand.describe(replayed)
+            lines += ReplayCommand.describe(replayed, known: knownConfigurations)
             printError(lines.joined(separator: "\n"))
         }
         if !unreadable.isEmpty {
@@ -231,6 +246,33 @@ struct IngestCommand: ParsableCommand {
             return ExitCode.failure
         }
         return rejectCount > 0 ? ExitCode.rejects : ExitCode.ok
+    }
+
+    /// `--check`: what the run read, stored nowhere (its transaction was rolled back): warnings,
+    /// rejects, and what an ingest would store; configurations named and not known, with the
+    /// nearest known one. Status 3 with rejects, else 0 (1 when an input could not be read).
+    func reportCheck(_ summary: IngestSummary, reading: RecordInputs, unreadable: [String], showsSummary: Bool,
+                     store: Store) throws -> Int32 {
+        var lines: [String] = reading.warnings.prefix(Self.rejectMessagesShown).map(\.description)
+        if reading.warningCount > min(reading.warnings.count, Self.rejectMessagesShown) {
+            lines.append("… and \(reading.warningCount - min(reading.warnings.count, Self.rejectMessagesShown)) more warnings")
+        }
+        lines += summary.firstRejects.prefix(Self.rejectMessagesShown).map(\.description)
+        if summary.rejects > min(summary.firstRejects.count, Self.rejectMessagesShown) {
+            lines.append("… and \(summary.rejects - min(summary.firstRejects.count, Self.rejectMessagesShown)) more rejects")
+        }
+        if let warning = summary.timeUnits.warning { lines.append(warning) }
+        let s = summary
+        var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) record\(s.records == 1 ? "" : "s")",
+                     "would store \(s.sessionsNew) new session\(s.sessionsNew == 1 ? "" : "s")",
+                     "\(s.duplicates) duplicate, \(s.conflicts) conflict, \(s.pending) pending"]
+        if s.reordered > 0 { parts.append("\(s.reordered) rows put in time order") }
+        parts.append("\(s.rejects) rejected")
+        lines.append("check: " + parts.joined(separator: "; ") + "; nothing was written")
+        if showsSummary { printError(lines.joined(separator: "\n")) }
+        for problem in unreadable { printError("pressdb ingest: \(problem)") }
+        if !unreadable.isEmpty { return ExitCode.failure }
+        return s.rejects > 0 ? ExitCode.rejects : ExitCode.ok
     }
 
     /// An input to ingest: its bytes, the path given (`-` for standard input), its format, and
@@ -289,6 +331,7 @@ struct IngestCommand: ParsableCommand {
         var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) record\(s.records == 1 ? "" : "s")",
                      "sessions: \(s.sessionsNew) new, \(s.duplicates) duplicate, \(s.conflicts) conflict, \(s.pending) pending"]
         if s.sessionsCompletedFromPending > 0 { parts.append("\(s.sessionsCompletedFromPending) completed from pending") }
+        if s.reordered > 0 { parts.append("\(s.reordered) rows put in time order") }
         if s.configRecords > 0 { parts.append("\(s.configRecords) config record\(s.configRecords == 1 ? "" : "s")") }
         if controlRecords > 0 { parts.append("\(controlRecords) control records (layout for device recordings read after them)") }
         parts.append("\(s.rejects) rejected")
