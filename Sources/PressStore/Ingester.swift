@@ -60,8 +60,9 @@ public struct IngestOptions: Sendable {
     public var readAhead = true
     /// Rows of a session out of time order are put in order when they are at most this many
     /// seconds late, measured in the log's time against the session's rows read before them
-    /// (docs/log-format.md, "Rows out of order"); 0 turns it off. In-order input never reaches it.
-    public var reorderWindow = IngestOptions.defaultReorderWindow
+    /// (docs/log-format.md, "Rows out of order"); 0 (the default here) turns it off; `pressdb
+    /// ingest` gives `defaultReorderWindow`. In-order input never reaches it.
+    public var reorderWindow = 0.0
     /// `reorderWindow`'s default: 5 s, longer than nearly every press (a late `began` is
     /// late by its whole press when the end came first).
     public static let defaultReorderWindow = 5.0
