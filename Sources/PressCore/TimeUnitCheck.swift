@@ -20,11 +20,20 @@ public struct TimeUnitCheck: Hashable, Sendable {
 
     /// Looks at one stored session's samples.
     public mutating func observe(_ samples: [TouchSample]) {
-        guard samples.count > 1 else { return }
+        guard let first = samples.first, let last = samples.last else { return }
+        observe(first: first.t, last: last.t, count: samples.count)
+    }
+
+    /// Looks at one stored session: the times of its first and last samples, and how many it has.
+    public mutating func observe(first: Double, last: Double, count: Int) {
+        guard count > 1 else { return }
         sessions += 1
-        let duration = samples[samples.count - 1].t - samples[0].t
-        let gap = duration / Double(samples.count - 1)
-        guard duration >= Self.suspectDuration, gap >= Self.suspectGap else { return }
+        let duration = last - first
+        let gap = duration / Double(count - 1)
+        if duration >= Self.suspectDuration, gap >= Self.suspectGap { noteSuspect(gap) }
+    }
+
+    private mutating func noteSuspect(_ gap: Double) {
         suspect += 1
         if gaps.count < Self.keptGaps { gaps.append(gap) }
     }

@@ -145,7 +145,11 @@ public final class Ingester {
     /// The database written; nil for a run into a `StreamReplay` (no database).
     public let store: Store?
     public let options: IngestOptions
-    public var summary: IngestSummary { state }
+    public var summary: IngestSummary {
+        var s = state
+        s.timeUnits = timeUnits
+        return s
+    }
     private var state = IngestSummary()
     /// Batches committed so far (before `finish`), and the new sessions they hold: what a run
     /// that fails now keeps.
@@ -167,12 +171,16 @@ public final class Ingester {
         var origin: Origin
         var raw: String
     }
+    // The three below are read or changed once per session on the in-order path; one thread
+    // runs an ingest, so their accesses are not checked at run time (as `ByteInput`'s are not).
     /// Set at the first row out of order: from then on a session's end waits (`deferredEnds`)
     /// until the log's time is a window past it, and chunks go through `handleReordering`.
-    private var reordering = false
+    @exclusivity(unchecked) private var reordering = false
+    /// Whether the stored sessions' times look like another unit than seconds (in `summary`).
+    @exclusivity(unchecked) private var timeUnits = TimeUnitCheck()
     /// Rows of sessions not begun yet (an end before its `began`), by session id.
     private var heldOrphans: [String: [Held]] = [:]
-    private var heldCount = 0
+    @exclusivity(unchecked) private var heldCount = 0
     /// Ends of open sessions waiting for the window to pass, by session id.
     private var deferredEnds: [String: Held] = [:]
     /// Rows held at most (orphans and ends): beyond, the earliest are let go.
@@ -432,7 +440,7 @@ public final class Ingester {
     /// Stores still-open sessions as pending, commits, and returns the state.
     public func finish() throws -> IngestSummary {
         try commit(keepingOpenSessions: true)
-        return state
+        return summary
     }
 
     /// After `IngestInterrupted`: commits the complete sessions stored so far and returns the
@@ -445,10 +453,10 @@ public final class Ingester {
             end(committing: false)
             state.sessionsNew = 0
             state.newSessionIDs = []
-            return state
+            return summary
         }
         try commit(keepingOpenSessions: false)
-        return state
+        return summary
     }
 
     /// The end of a run: the open sessions kept as pending (or not), every stored session's
@@ -668,7 +676,7 @@ public final class Ingester {
                 + "\(s.samples[s.samples.count - 1].t) s: its duration is not a finite number of milliseconds "
                 + "(are the times in seconds?)", raw: raw()), sourceID: s.last.sourceID)
         }
-        state.timeUnits.observe(s.samples)
+        timeUnits.observe(first: s.samples[0].t, last: s.samples[s.samples.count - 1].t, count: s.samples.count)
         if let id = try writer.insert(s) {
             state.sessionsNew += 1
             state.appendNewSessionID(id)
