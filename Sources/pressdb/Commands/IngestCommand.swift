@@ -15,7 +15,11 @@ struct IngestCommand: ParsableCommand {
         Sessions are stored when complete (began … ended|cancelled); sessions still open at the
         end are kept as pending and completed by a later ingest. Re-ingesting the same data adds
         nothing. Bad lines are reported as FILE:LINE: reason, stored in the rejects table, and
-        the rest is still ingested (exit status 3); --strict aborts instead, writing nothing.
+        the rest is still ingested (exit status 3); --strict aborts instead, writing nothing;
+        --check reads and validates everything and writes nothing. Rows of a session out of time
+        order are put in order within --reorder-window seconds. Exports in other shapes read
+        with --columns (a CSV without a header, or other column names), --time-unit and
+        --phase-names (docs/log-format.md, "Other exports").
 
         A FILE may also be an Android 'getevent -lt' (or -t) recording, or a Linux 'evemu-record',
         'evtest /dev/input/eventN' or 'libinput record' one (docs/device-recordings.md): each
@@ -58,7 +62,7 @@ struct IngestCommand: ParsableCommand {
     @Option(value: "NAME,…|FIELD=HEADER,…",
             help: "CSV: the columns of a file without a header row, in order (session,phase,x,y,t), or a header's names read as pressdb's fields (session=touch_id,t=epoch_ms)")
     var columns: LogColumnNames?
-    @Option(value: "UNIT", help: "The unit of the log's times (t): s, ms, us or ns")
+    @Option(value: "UNIT", help: "The unit of the log's times (t)")
     var timeUnit = TimeUnit.s
     @Option(value: "PHASE=NAME,…", help: "Other names of the phases, e.g. began=touchdown,moved=touchmove,ended=touchend,cancelled=touchcancel")
     var phaseNames: PhaseNames?
