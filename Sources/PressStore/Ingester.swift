@@ -331,7 +331,9 @@ public final class Ingester {
         var handles = [SessionAssembler<SessionAttributes, Origin>.Handle?](repeating: nil, count: chunk.sessionIDs.count)
         var other = 0, attribute = 0, file = -1
         var fileName = "", fileSourceID = sourceID
-        for i in 0..<chunk.touchCount {
+        // The first row out of order sends the rest of the chunk to the reordering path.
+        var resumeAt: Int?
+        records: for i in 0..<chunk.touchCount {
             while other < chunk.otherPositions.count, chunk.otherPositions[other] == i {
                 try handle(chunk.others[other], sourceID: sourceID, assembler: &assembler)
                 other += 1
@@ -359,7 +361,10 @@ public final class Ingester {
                         handles[k] = nil
                         try complete(s, at: SourceLocation(file: fileName, line: touch.line), raw: { text.rawText(ofTouch: i) })
                     case .rejected(let problem):
-                        if late(problem, session: chunk.sessionIDs[k], touch.sample, meta: nil, origin, &assembler) { continue }
+                        if late(problem, session: chunk.sessionIDs[k], touch.sample, meta: nil, origin, &assembler) {
+                            resumeAt = i + 1
+                            break records
+                        }
                         try reject(Reject(source: SourceLocation(file: fileName, line: touch.line),
                                           reason: problem.reason(session: chunk.sessionIDs[k]), raw: chunk.rawText(ofTouch: i)))
                     }
@@ -387,7 +392,8 @@ public final class Ingester {
                     continue
                 case .rejected(let problem):
                     if late(problem, session: session, touch.sample, meta: given.hasAnyValue ? given : nil, origin, &assembler) {
-                        continue
+                        resumeAt = i + 1
+                        break records
                     }
                     try reject(Reject(source: SourceLocation(file: fileName, line: touch.line),
                                       reason: problem.reason(session: session), raw: chunk.rawText(ofTouch: i)))
@@ -398,7 +404,9 @@ public final class Ingester {
                                 source: SourceLocation(file: fileName, line: touch.line))
             if let attributes { r.attributes = attributes }
             try add(r, origin: origin, raw: { text.rawText(ofTouch: i) }, to: &assembler)
+            if reordering { resumeAt = i + 1; break records }
         }
+        if let resumeAt { return try reorderRecords(chunk, from: resumeAt, other: &other, sourceID: sourceID, &assembler) }
         while other < chunk.others.count {
             try handle(chunk.others[other], sourceID: sourceID, assembler: &assembler)
             other += 1
@@ -540,7 +548,14 @@ public final class Ingester {
         swap(&assembler, &self.assembler)
         defer { swap(&assembler, &self.assembler) }
         var other = 0
-        for i in 0..<chunk.touchCount {
+        try reorderRecords(chunk, from: 0, other: &other, sourceID: sourceID, &assembler)
+    }
+
+    /// The chunk's touch records from `start` on (and its other items from `other` on) through
+    /// `addReordering`, then the ends the window has passed.
+    private func reorderRecords(_ chunk: RecordChunk, from start: Int, other: inout Int, sourceID: Int64,
+                                _ assembler: inout SessionAssembler<SessionAttributes, Origin>) throws {
+        for i in start..<chunk.touchCount {
             while other < chunk.otherPositions.count, chunk.otherPositions[other] == i {
                 try handle(chunk.others[other], sourceID: sourceID, assembler: &assembler)
                 other += 1

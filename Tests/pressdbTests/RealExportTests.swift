@@ -149,6 +149,28 @@ import Testing
         #expect(try sqlite3(dir.appendingPathComponent("b.sqlite"), "SELECT sample_count, t0, t1 FROM sessions").stdout == "4|1.0|1.1\n")
     }
 
+    @Test func onceRowsWereOutOfOrderARowAfterItsSessionsEndIsPutInPlace() throws {
+        // Session a's moves are swapped (rows out of order from then on); b's move comes after
+        // its end row, in the same chunk: it is put before the end.
+        let log = """
+            {"session":"a","t":1.000,"phase":"began","x":1,"y":1}
+            {"session":"a","t":1.040,"phase":"moved","x":2,"y":1}
+            {"session":"a","t":1.010,"phase":"moved","x":3,"y":1}
+            {"session":"a","t":1.100,"phase":"ended","x":3,"y":1}
+            {"session":"b","t":2.000,"phase":"began","x":1,"y":1}
+            {"session":"b","t":2.100,"phase":"ended","x":1,"y":1}
+            {"session":"b","t":2.050,"phase":"moved","x":5,"y":1}
+
+            """
+        let dir = try Binary.temporaryDirectory()
+        let r = try ingest(log, name: "l.ndjson", [], db: "l.sqlite", in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("2 new, 0 duplicate, 0 conflict, 0 pending"))
+        // b's samples in time order: t 2.0, 2.05, 2.1 with phases began, moved, ended.
+        #expect(try sqlite3(dir.appendingPathComponent("l.sqlite"),
+                            "SELECT sample_count, t0, t1 FROM sessions WHERE session = 'b'").stdout == "3|2.0|2.1\n")
+    }
+
     @Test func theRawFileWithoutTheFlagsSaysWhatToDo() throws {
         let dir = try Binary.temporaryDirectory()
         let rows = Self.csv(Self.movesOutOfOrder().ordered)
