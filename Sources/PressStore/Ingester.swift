@@ -178,6 +178,8 @@ public final class Ingester {
     @exclusivity(unchecked) private var reordering = false
     /// Whether the stored sessions' times look like another unit than seconds (in `summary`).
     @exclusivity(unchecked) private var timeUnits = TimeUnitCheck()
+    /// With `checkOnly`: the configuration names the sessions that would be stored give.
+    public private(set) var configurationsNamed: Set<String> = []
     /// Rows of sessions not begun yet (an end before its `began`), by session id.
     private var heldOrphans: [String: [Held]] = [:]
     @exclusivity(unchecked) private var heldCount = 0
@@ -692,6 +694,7 @@ public final class Ingester {
                 + "(are the times in seconds?)", raw: raw()), sourceID: s.last.sourceID)
         }
         timeUnits.observe(first: s.samples[0].t, last: s.samples[s.samples.count - 1].t, count: s.samples.count)
+        if options.checkOnly, let name = s.meta.config { configurationsNamed.insert(name) }
         if let id = try writer.insert(s) {
             state.sessionsNew += 1
             state.appendNewSessionID(id)

@@ -208,6 +208,11 @@ import Testing
         #expect(r.stderr.contains(#"t.ndjson:1: missing field "session"; the line has "sesion": did you mean "session"?"#))
         #expect(r.stderr.contains(#"t.ndjson:2: warning: field "containr" is not one pressdb knows and is kept as an extra attribute: did you mean "container"?"#))
         #expect(r.stderr.contains("configuration 'spring-pres' (did you mean 'spring-press'?)"))
+        // --check says the same before anything is stored.
+        let check = try Binary.run(["ingest", "--check", "--db", "c.sqlite", "t.ndjson"], directory: dir)
+        #expect(check.status == 3)
+        #expect(check.stderr.contains("check: sessions name configuration 'spring-pres' (did you mean 'spring-press'?)"))
+        #expect(check.stderr.contains(#"did you mean "container"?"#))
     }
 
     @Test func checkReadsEverythingAndWritesNothing() throws {

@@ -194,7 +194,10 @@ struct IngestCommand: ParsableCommand {
             throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath, committed: committed))")
         }
         progress.clear()
-        if check { return try reportCheck(summary, reading: reading, unreadable: unreadable, showsSummary: showsSummary, store: store) }
+        if check {
+            return try reportCheck(summary, reading: reading, unreadable: unreadable, showsSummary: showsSummary, store: store,
+                                   configurations: ingesting?.configurationsNamed ?? [])
+        }
 
         // Configurations from `{"type":"config"}` records, then replay of every session that has
         // no result under its own configuration yet (this run's, and any an interrupted run left).
@@ -256,7 +259,7 @@ struct IngestCommand: ParsableCommand {
     /// rejects, and what an ingest would store; configurations named and not known, with the
     /// nearest known one. Status 3 with rejects, else 0 (1 when an input could not be read).
     func reportCheck(_ summary: IngestSummary, reading: RecordInputs, unreadable: [String], showsSummary: Bool,
-                     store: Store) throws -> Int32 {
+                     store: Store, configurations: Set<String>) throws -> Int32 {
         var lines: [String] = reading.warnings.prefix(Self.rejectMessagesShown).map(\.description)
         if reading.warningCount > min(reading.warnings.count, Self.rejectMessagesShown) {
             lines.append("… and \(reading.warningCount - min(reading.warnings.count, Self.rejectMessagesShown)) more warnings")
@@ -266,6 +269,16 @@ struct IngestCommand: ParsableCommand {
             lines.append("… and \(summary.rejects - min(summary.firstRejects.count, Self.rejectMessagesShown)) more rejects")
         }
         if let warning = summary.timeUnits.warning { lines.append(warning) }
+        // Configurations named and not known (a preset, or one the database has): the replay
+        // of an ingest would leave their sessions unreplayed.
+        let known = (try? ConfigurationCatalog(store: store)).map { Array($0.current.keys) }
+            ?? PressConfiguration.presets.map(\.name)
+        for name in configurations.sorted() where !known.contains(name) {
+            let near = Suggestions.near(name, in: known.sorted())
+            let hint = near.isEmpty ? "" : " (did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?)"
+            lines.append("check: sessions name configuration '\(name)'\(hint), which is neither a preset nor added; "
+                + "an ingest would store them unreplayed")
+        }
         let s = summary
         var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) record\(s.records == 1 ? "" : "s")",
                      "would store \(s.sessionsNew) new session\(s.sessionsNew == 1 ? "" : "s")",
