@@ -6,8 +6,8 @@ import PressCore
 /// mixed by SplitMix64's output function (`SplitMix64.mix`, a bijection): the result's top 53
 /// bits as a fraction of 2⁵³ below `rate` means recorded. The same id gives the same answer on
 /// every device, launch and version. The mix is needed because FNV-1a's top bits hardly change
-/// with an id's last bytes: ids `user-0` … `user-19999` at 10 % kept 8.7 %, far outside the
-/// binomial band; mixed, the share is the rate.
+/// with an id's last bytes, so ids that differ only there (`user-1`, `user-2`, …) were kept at a
+/// share far from the rate (`UserSamplingTests`); mixed, the share is the rate.
 public struct UserSampling: Hashable, Sendable {
     /// The share of users recorded, 0…1 (clamped; NaN records nobody).
     public var rate: Double
