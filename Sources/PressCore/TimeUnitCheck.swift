@@ -2,9 +2,11 @@
 // minutes with samples seconds apart, which no finger makes.
 
 /// Counts the sessions whose times only make sense in a smaller unit: longer than
-/// `suspectDuration` with samples on average `suspectGap` or more apart. Touchscreens sample a
-/// moving finger 60–240 times a second and a press lasts well under a second (the model's
-/// long-press threshold is 0.5 s), so in seconds such sessions are all but absent; in
+/// `suspectDuration` with samples on average `suspectGap` or more apart. UIKit delivers touches
+/// at about 60 Hz and some devices record them at up to 240 Hz (Apple, "Getting high-fidelity
+/// input with coalesced touches"), and a press lasts well under a second (the model's
+/// long-press threshold is 0.5 s), so in seconds such sessions are all but absent (they are
+/// the *observed, not documented* bounds of this check: 10 s, 1 s); in
 /// milliseconds a 16 ms gap reads as 16 s and an 81 ms tap as 81 s.
 public struct TimeUnitCheck: Hashable, Sendable {
     public static let suspectDuration = 10.0
