@@ -570,7 +570,7 @@ public struct CSVReader: ChunkedRecordSource {
         let cellCount = self.cellCount
         for k in 0..<cellCount where cells[k].start < 0 { return reject("malformed CSV: text after a closing quote") }
         guard cellCount == header.count else {
-            return reject("row has \(cellCount) field\(cellCount == 1 ? "" : "s"), the header has \(header.count)")
+            return reject("row has \(cellCount) field\(cellCount == 1 ? "" : "s"), \(options.columns == nil ? "the header has" : "--columns names") \(header.count)")
         }
         // The sample's fields are read into locals; the attributes' only when a row has some
         // (most rows have none), so a plain sample row builds no attribute values at all.
