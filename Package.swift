@@ -43,21 +43,39 @@ let package = Package(
         .target(name: "PressRecorder", dependencies: ["PressCore"]),
         // SVG charts for HTML reports.
         .target(name: "PressCharts"),
-        // SQLite: connection, statements, migrations, ingest writer, queries.
+        // SQLite's C API as Swift: connection, statements, errors, pragma scopes, a commit and
+        // rollback observer hook. Nothing of pressdb's tables.
+        .target(name: "PressSQLite", dependencies: ["CSQLite"]),
+        // pressdb's database: schema and migrations, the tables, the summary cells (a commit
+        // observer), the configuration catalog, stored sweeps.
         .target(
             name: "PressStore",
-            dependencies: ["CSQLite", "CLinux", "PressCore", "PressFormats", "PressStats"],
+            dependencies: ["PressSQLite", "CSQLite", "PressCore", "PressFormats", "PressStats"],
             plugins: ["EmbedSQL"]
+        ),
+        // Ingest and replay: the ingest loop, its rules and sinks (database, stream); pipeline/
+        // (read-ahead, replay worker, queues, locks); durability/ (checkpoints, WAL write-back).
+        .target(
+            name: "PressIngest",
+            dependencies: ["PressSQLite", "PressStore", "CSQLite", "CLinux", "PressCore", "PressFormats"]
+        ),
+        // Analyses over stored or streamed results: reports, comparisons, sweeps, partials.
+        .target(
+            name: "PressAnalysis",
+            dependencies: ["PressSQLite", "PressStore", "PressIngest", "CSQLite", "PressCore", "PressFormats",
+                           "PressStats"]
         ),
         // The command-line tool.
         .executableTarget(
             name: "pressdb",
-            dependencies: ["PressCore", "PressFormats", "PressStats", "PressCharts", "PressStore"]
+            dependencies: ["PressCore", "PressFormats", "PressStats", "PressCharts", "PressSQLite", "PressStore",
+                           "PressIngest", "PressAnalysis"]
         ),
 
         // Benchmarks (not tests): `swift run -c release pressdb-bench [NAME]`.
         .executableTarget(
-            name: "pressdb-bench", dependencies: ["PressCore", "PressFormats", "PressStats", "PressStore"],
+            name: "pressdb-bench",
+            dependencies: ["PressCore", "PressFormats", "PressStats", "PressSQLite", "PressStore", "PressIngest"],
             path: "Sources/PressBench"
         ),
 
@@ -69,8 +87,10 @@ let package = Package(
         .testTarget(name: "PressFormatsTests", dependencies: ["PressFormats", "PressCore", "PressTestSupport"]),
         .testTarget(name: "PressStatsTests", dependencies: ["PressStats", "PressCore"]),
         .testTarget(name: "PressChartsTests", dependencies: ["PressCharts", "PressTestSupport"]),
-        .testTarget(name: "PressStoreTests", dependencies: ["PressStore", "PressCore", "PressFormats", "CSQLite"]),
+        .testTarget(name: "PressStoreTests", dependencies: ["PressSQLite", "PressStore", "PressIngest", "PressAnalysis",
+                                                           "PressCore", "PressFormats", "CSQLite"]),
         .testTarget(name: "PressRecorderTests", dependencies: ["PressRecorder", "PressCore", "PressFormats"]),
-        .testTarget(name: "pressdbTests", dependencies: ["pressdb", "PressStore", "PressCore", "PressRecorder", "PressTestSupport"]),
+        .testTarget(name: "pressdbTests", dependencies: ["pressdb", "PressSQLite", "PressStore", "PressIngest",
+                                                         "PressAnalysis", "PressCore", "PressRecorder", "PressTestSupport"]),
     ]
 )

@@ -3,7 +3,12 @@
 -- Anchors: 33 ms (a tap's latency becomes noticeable around 24–33 ms), 85 ms (visual press
 -- feedback judged good within 30–85 ms), 100 and 150 ms (feedback degrades between 100 and
 -- 150 ms) — Kaaresoja et al., ACM TAP 2014. Shares are among presses with feedback.
--- table: key grp, variant, sessions, seen, feedback_p50_ms, feedback_p90_ms, feedback_p99_ms, share_over_100ms, action_p50_ms, action_p90_ms, feedback_p75_ms, feedback_p95_ms, share_over_33ms, share_over_85ms, share_over_150ms
+--
+-- feedback_photon_*: the same presses' feedback on the glass — the touch's sampling and delivery
+-- delay, the model's frames and the pipeline, on each session's display profile
+-- (docs/press-model.md §5); share_photon_over_100ms: the share of seen presses whose feedback
+-- reaches the glass later than the 100 ms within which a response feels instantaneous (Nielsen 1993).
+-- table: key grp, variant, sessions, seen, feedback_p50_ms, feedback_p90_ms, feedback_p99_ms, share_over_100ms, action_p50_ms, action_p90_ms, feedback_photon_p50_ms, share_photon_over_100ms, feedback_p75_ms, feedback_p95_ms, share_over_33ms, share_over_85ms, share_over_150ms
 -- table: footnote feedback_*, share_over_*: over the presses that were seen (seen of sessions); a press never seen has no feedback latency
 -- table: footnote action_*: over the sessions whose action ran (actions)
 SELECT
@@ -27,7 +32,11 @@ SELECT
     percentile(action_latency_ms, 0.50) AS action_p50_ms,
     percentile(action_latency_ms, 0.90) AS action_p90_ms,
     max(action_latency_ms) AS action_max_ms,
-    percentile(duration_ms, 0.50) AS duration_p50_ms
+    percentile(duration_ms, 0.50) AS duration_p50_ms,
+    percentile(feedback_photon_ms, 0.50) AS feedback_photon_p50_ms,
+    percentile(feedback_photon_ms, 0.90) AS feedback_photon_p90_ms,
+    avg(feedback_photon_ms > 100) AS share_photon_over_100ms,
+    percentile(action_photon_ms, 0.50) AS action_photon_p50_ms
 FROM report_input
 GROUP BY grp, arm
 ORDER BY grp, arm;

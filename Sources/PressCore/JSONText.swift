@@ -90,6 +90,29 @@ public enum JSONText {
         out.append(0x22)
     }
 
+    /// JSON text with every character a terminal would act on or reorder, that JSON allows raw
+    /// inside strings — DEL, the C1 controls U+0080–U+009F, U+200E, U+200F, the bidirectional
+    /// controls U+202A–U+202E and U+2066–U+2069, and the separators U+2028, U+2029 — written as
+    /// `\uXXXX` instead. The same JSON value (RFC 8259 §7); text printed to a terminal shows no
+    /// such character raw. Canonical JSON (configuration versions) keeps its own form.
+    public static func escapingInvisible(_ text: [UInt8]) -> [UInt8] {
+        // Each of these starts with 0x7F, 0xC2 or 0xE2 in UTF-8: most text has none.
+        guard text.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 16)
+        let hex = Array("0123456789abcdef".utf8)
+        for u in String(decoding: text, as: UTF8.self).unicodeScalars {
+            switch u.value {
+            case 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                let v = Int(u.value)
+                out.append(contentsOf: [0x5C, 0x75, hex[v >> 12], hex[(v >> 8) & 15], hex[(v >> 4) & 15], hex[v & 15]])
+            default:
+                out.append(contentsOf: String(u).utf8)
+            }
+        }
+        return out
+    }
+
     /// An object from (key, JSON value text) pairs, keys sorted by their UTF-8 bytes.
     public static func object(_ pairs: [(String, String)]) -> String {
         let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }

@@ -3,14 +3,32 @@
 // the animation core meet: classification gives the press/release instants, the timeline turns
 // them into the scale on screen, the visual metrics read it frame by frame.
 
-/// The display a replay samples: refresh rate (Hz) and pixel density (device pixels per point).
-/// Defaults 60 Hz and 3 px/pt (reference §4).
+/// The display a replay samples: refresh rate (Hz) and pixel density (device pixels per point)
+/// for the frames, and the touch path and pipeline for the photon latencies. Defaults: the
+/// `iphone-60hz` profile — 60 Hz, 3 px/pt (reference §4), touches sampled at 120 Hz and delivered
+/// per frame, one pipeline frame (docs/press-model.md §6).
 public struct Display: Hashable, Sendable {
     public var refreshRate: Double
     public var density: Double
+    /// Touch sampling rate (Hz).
+    public var touchSamplingRate: Double
+    /// How sampled touches reach the app.
+    public var delivery: TouchDelivery
+    /// Frames from the frame the model samples to the glass.
+    public var pipelineFrames: Int
+
+    /// `iphone-60hz`'s touch sampling rate: 120 Hz (docs/press-model.md §6).
+    public static let defaultTouchSamplingRate = 120.0
+    /// `iphone-60hz`'s pipeline: 1 frame (docs/press-model.md §6).
+    public static let defaultPipelineFrames = 1
+
     public init(refreshRate: Double = VisualMetrics.defaultRefreshRate,
-                density: Double = VisualMetrics.defaultDensity) {
+                density: Double = VisualMetrics.defaultDensity,
+                touchSamplingRate: Double = Display.defaultTouchSamplingRate,
+                delivery: TouchDelivery = .perFrame,
+                pipelineFrames: Int = Display.defaultPipelineFrames) {
         self.refreshRate = refreshRate; self.density = density
+        self.touchSamplingRate = touchSamplingRate; self.delivery = delivery; self.pipelineFrames = pipelineFrames
     }
 }
 
@@ -35,14 +53,22 @@ public struct SessionResult: Hashable, Sendable {
     public var pressDepth: Double
     /// Largest instantaneous jump of the edge caused by an animation starting, ending or being cut.
     public var releaseJumpPt: Double
+    /// Contact to the feedback on the glass: the touch's sampling and delivery delay, the model's
+    /// frames and the pipeline (`PhotonLatency.feedback`); nil for an unseen press.
+    public var feedbackPhotonMs: Double?
+    /// The triggering contact to the action's effect on the glass (`PhotonLatency.action`); nil
+    /// without an action.
+    public var actionPhotonMs: Double?
 
     public init(outcome: PressOutcome, cancelReason: CancelReason?, actionFired: Bool,
                 feedbackLatencyMs: Double?, actionLatencyMs: Double?, durationMs: Double,
-                maxTravelPt: Double, pressDepth: Double, releaseJumpPt: Double) {
+                maxTravelPt: Double, pressDepth: Double, releaseJumpPt: Double,
+                feedbackPhotonMs: Double? = nil, actionPhotonMs: Double? = nil) {
         self.outcome = outcome; self.cancelReason = cancelReason; self.actionFired = actionFired
         self.feedbackLatencyMs = feedbackLatencyMs; self.actionLatencyMs = actionLatencyMs
         self.durationMs = durationMs; self.maxTravelPt = maxTravelPt; self.pressDepth = pressDepth
         self.releaseJumpPt = releaseJumpPt
+        self.feedbackPhotonMs = feedbackPhotonMs; self.actionPhotonMs = actionPhotonMs
     }
 }
 
@@ -60,7 +86,7 @@ public struct ReplayTrace: Sendable {
     public var display: Display
 
     /// The `results` row's figures, in milliseconds and points.
-    public var result: SessionResult { Replay.result(classification, visual) }
+    public var result: SessionResult { Replay.result(classification, visual, display) }
 
     /// The displayed scale on every display frame from touch-down (k / refresh rate, k = 0, 1, …)
     /// to `end` seconds: what the screen shows, frame by frame.
@@ -72,7 +98,7 @@ public struct ReplayTrace: Sendable {
 extension Replay {
     /// The `results` row of a classification and what the display showed of it
     /// (`ReplayTrace.result`).
-    static func result(_ c: PressClassification, _ visual: VisualMetrics) -> SessionResult {
+    static func result(_ c: PressClassification, _ visual: VisualMetrics, _ display: Display) -> SessionResult {
         let ms = { (seconds: Double) in Replay.stored(seconds * 1000, decimals: Replay.StoredResolution.milliseconds) }
         return SessionResult(
             outcome: c.outcome, cancelReason: c.cancelReason, actionFired: c.actionFired,
@@ -81,7 +107,9 @@ extension Replay {
             durationMs: ms(c.duration),
             maxTravelPt: Replay.stored(c.maxTravel, decimals: Replay.StoredResolution.points),
             pressDepth: Replay.stored(visual.pressDepth, decimals: Replay.StoredResolution.pressDepth),
-            releaseJumpPt: Replay.stored(visual.releaseJump, decimals: Replay.StoredResolution.points))
+            releaseJumpPt: Replay.stored(visual.releaseJump, decimals: Replay.StoredResolution.points),
+            feedbackPhotonMs: visual.feedbackLatency.map { ms(PhotonLatency.feedback($0, on: display)) },
+            actionPhotonMs: c.actionLatency.map { ms(PhotonLatency.action($0, on: display)) })
     }
 }
 
@@ -168,7 +196,7 @@ public enum Replay {
         let c = PressClassifier.classify(samples, frame: frame, container: container, scrollAxis: scrollAxis,
                                          configuration: configuration, keepingControlEvents: false)
         let (_, visual) = try shown(c, resolved: configuration.resolvedAnimation, display: display)
-        return result(c, visual)
+        return result(c, visual, display)
     }
 
     /// Replays a session with the attributes it was stored with: its frame, its container (else

@@ -57,7 +57,7 @@ public struct AttributeField: Hashable, Sendable {
 
 /// A session attribute. The cases and `definition` are the field table.
 public enum SessionAttribute: Int, CaseIterable, Hashable, Sendable {
-    case config, variant, control, frame, container, scrollAxis, screen, appVersion, user, device
+    case config, variant, control, frame, container, scrollAxis, screen, appVersion, user, device, display
 
     /// The field table: key, kind, report use. Readers, the store and the writer follow this
     /// order (CSV columns, `sessions` columns as bound).
@@ -79,6 +79,9 @@ public enum SessionAttribute: Int, CaseIterable, Hashable, Sendable {
         case .appVersion: AttributeField("app_version", .text, report: .grouping)
         case .user: AttributeField("user", .text, report: .filter)
         case .device: AttributeField("device", .text, report: .filter)
+        // The display profile the session was seen on (`DisplayProfile`); replay defaults to
+        // `iphone-60hz`.
+        case .display: AttributeField("display", .text, report: .filter)
         }
     }
 
@@ -166,8 +169,8 @@ public struct SessionAttributes: Hashable, Sendable {
 
     /// `init(values:)` for values of which the caller knows at least one is given (the CSV and
     /// NDJSON readers make the array at the first value they set): not looked through again for
-    /// one (callgrind: about 270 instructions a session's first row, each value copied out and
-    /// compared with nil). For the package's readers only: an array without a given value would
+    /// one (each value copied out and compared with nil). For the package's readers only: an
+    /// array without a given value would
     /// make attributes that differ from `SessionAttributes()` while having none.
     @inlinable package init(givenValues values: [AttributeValue?]) {
         precondition(values.count == SessionAttribute.ordered.count, "one value per attribute")

@@ -25,7 +25,6 @@ public struct CSVReader: ChunkedRecordSource {
     /// The header starts `session,t,phase,x,y` (the usual order, `pressdb generate`'s): a plain
     /// row reads those five cells in sequence, without `codes`' switch.
     private var samplePrefix = false
-    private var requiredMissing: [String] = []
     /// The current row's cells are `cells[0..<cellCount]`; the array only grows.
     private var cells: [Cell] = Array(repeating: Cell(start: 0, end: 0, quoted: false), count: 32)
     private var cellCount = 0
@@ -713,8 +712,7 @@ public struct CSVReader: ChunkedRecordSource {
     /// The phase whose name and a comma are the bytes at `k` (the line has eleven bytes there,
     /// "stationary,"'s count), and where its cell ends (the comma); nil otherwise, and the caller
     /// finds the comma and reads the cell with `phase`, which takes the same cells. One or two
-    /// words compared, no scan for the comma (callgrind: the scan and `phase` about 40
-    /// instructions a row).
+    /// words compared, no scan for the comma.
     @inline(__always)
     static func phaseBeforeComma(_ base: UnsafePointer<UInt8>, _ k: Int, _ n: Int) -> (TouchPhase, Int)? {
         guard k + 11 <= n else { return nil }
@@ -732,7 +730,7 @@ public struct CSVReader: ChunkedRecordSource {
     }
 
     /// The phase spelled by `b` exactly, without building a string: its bytes compared as
-    /// words (little-endian; callgrind: a byte loop per candidate cost about 35 instructions a row).
+    /// words (little-endian), not a byte loop per candidate.
     @inline(__always)
     static func phase(_ b: UnsafeBufferPointer<UInt8>) -> TouchPhase? {
         guard let p = b.baseAddress else { return nil }

@@ -85,7 +85,7 @@ public enum ConfigurationJSON {
         default: throw f.error("gesture", "is required: \"control\" or \"long-press\"")
         }
 
-        let controlKeys = ["retention_margin", "press_events", "release_events"]
+        let controlKeys = ["retention_margin", "press_events", "release_events", "coalesces_simultaneous_updates"]
         let longPressKeys = ["minimum_press_duration", "allowable_movement", "safe_area"]
         switch gesture {
         case .control(var c):
@@ -95,6 +95,7 @@ public enum ConfigurationJSON {
             if let m = try f.number("retention_margin", atLeast: 0) { c.retentionMargin = m }
             if let e = try f.events("press_events") { c.pressEvents = e }
             if let e = try f.events("release_events") { c.releaseEvents = e }
+            if let b = try f.bool("coalesces_simultaneous_updates") { c.coalescesSimultaneousUpdates = b }
             gesture = .control(c)
         case .longPress(var l):
             if let k = controlKeys.first(where: f.has) {
@@ -110,8 +111,14 @@ public enum ConfigurationJSON {
             gesture = .longPress(l)
         }
 
-        let pressedScale = try f.number("pressed_scale", above: 0) ?? base?.animation.pressedScale
-        guard let pressedScale else { throw f.error("pressed_scale", "is required (a number > 0, e.g. 0.95)") }
+        let feedback = try f.feedback("feedback") ?? base?.animation.feedback ?? .scale
+        // A scale must stay positive; an opacity or a colour weight may reach 0.
+        let pressedScale = try (feedback == .scale ? f.number("pressed_scale", above: 0) : f.number("pressed_scale", atLeast: 0))
+            ?? base?.animation.pressedScale
+        guard let pressedScale else {
+            throw f.error("pressed_scale", feedback == .scale ? "is required (a number > 0, e.g. 0.95)"
+                          : "is required (a number ≥ 0: the pressed opacity, or 0 for the pressed colour)")
+        }
         let press = try f.animation("press_animation", defaultKey: "press") ?? base?.animation.press
         guard let press else { throw f.error("press_animation", "is required (an object with a \"kind\")") }
         let release = try f.animation("release_animation", defaultKey: "release") ?? base?.animation.release
@@ -124,9 +131,10 @@ public enum ConfigurationJSON {
         let delay = try f.number("action_delay", atLeast: 0) ?? base?.actionDelay ?? 0
 
         try f.rejectUnknown(allowed: ["type", "name", "base", "gesture", "pressed_scale", "press_animation",
-                                      "release_animation", "action", "action_delay"] + controlKeys + longPressKeys)
+                                      "release_animation", "action", "action_delay", "feedback"] + controlKeys + longPressKeys)
         return PressConfiguration(name: name, gesture: gesture,
-                                  animation: PressAnimation(press: press, release: release, pressedScale: pressedScale),
+                                  animation: PressAnimation(press: press, release: release, pressedScale: pressedScale,
+                                                            feedback: feedback),
                                   actionRule: rule, actionDelay: delay)
     }
 
@@ -370,12 +378,17 @@ private struct Fields {
     func animation(_ key: String, defaultKey: String) throws -> AnimationSpec? {
         guard let v = members[key] else { return nil }
         let a = try Fields(v, path: name(key))
-        let kinds = ["uiview-spring", "uiview-curve", "ca-spring", "ca-basic"]
+        let kinds = ["uiview-spring", "uiview-curve", "ca-spring", "ca-basic", "swiftui-spring"]
         guard let kind = try a.choice("kind", allowed: kinds) else {
             throw a.error("kind", "is required: one of " + kinds.map { ConfigurationJSON.quoted($0) }.joined(separator: ", "))
         }
         func duration() throws -> Double {
             guard let d = try a.number("duration", above: 0) else { throw a.error("duration", "is required (seconds > 0)") }
+            return d
+        }
+        // A UIView animation of duration 0 is an immediate change (reference §3).
+        func uiViewDuration() throws -> Double {
+            guard let d = try a.number("duration", atLeast: 0) else { throw a.error("duration", "is required (seconds ≥ 0)") }
             return d
         }
         func layerOptions() throws -> LayerAnimationOptions {
@@ -389,7 +402,7 @@ private struct Fields {
         let layerKeys = ["key", "from_value", "fill_mode", "removed_on_completion"]
         switch kind {
         case "uiview-spring":
-            let d = try duration()
+            let d = try uiViewDuration()
             guard let ratio = try a.number("damping_ratio", above: 0) else {
                 throw a.error("damping_ratio", "is required (a number > 0; 1 is critically damped)")
             }
@@ -397,7 +410,7 @@ private struct Fields {
             try a.rejectUnknown(allowed: ["kind", "duration", "damping_ratio", "velocity"])
             return .uiViewSpring(duration: d, dampingRatio: ratio, initialSpringVelocity: velocity)
         case "uiview-curve":
-            let d = try duration()
+            let d = try uiViewDuration()
             let curve = try a.curve("curve") ?? .easeInEaseOut
             try a.rejectUnknown(allowed: ["kind", "duration", "curve"])
             return .uiViewCurve(duration: d, curve: curve)
@@ -411,12 +424,54 @@ private struct Fields {
             try a.rejectUnknown(allowed: ["kind", "mass", "stiffness", "damping", "initial_velocity", "duration"] + layerKeys)
             return .caSpring(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: v0,
                              duration: d, options: options)
+        case "swiftui-spring":
+            guard let response = try a.number("response", above: 0) else {
+                throw a.error("response", "is required (seconds > 0, e.g. 0.5)")
+            }
+            guard let fraction = try a.number("damping_fraction", above: 0) else {
+                throw a.error("damping_fraction", "is required (a number > 0; 1 is critically damped)")
+            }
+            try a.rejectUnknown(allowed: ["kind", "response", "damping_fraction"])
+            return .swiftUISpring(response: response, dampingFraction: fraction)
         default:  // "ca-basic"
             let d = try duration()
             let curve = try a.curve("curve") ?? .linear
             let options = try layerOptions()
             try a.rejectUnknown(allowed: ["kind", "duration", "curve"] + layerKeys)
             return .caBasic(duration: d, curve: curve, options: options)
+        }
+    }
+
+    /// A colour `#rrggbb`.
+    func color(_ key: String) throws -> RGB8 {
+        guard let v = members[key] else { throw error(key, "is required (a colour \"#rrggbb\")") }
+        guard case .string(let s) = v, let c = RGB8(hex: s) else {
+            throw error(key, "expected a colour \"#rrggbb\", got \(Fields.shown(v))")
+        }
+        return c
+    }
+
+    /// `{"kind": "scale"}`, `{"kind": "opacity", "content": "#rrggbb", "background": "#rrggbb"}`
+    /// or `{"kind": "color", "from": "#rrggbb", "to": "#rrggbb"}`.
+    func feedback(_ key: String) throws -> PressFeedback? {
+        guard let v = members[key] else { return nil }
+        let a = try Fields(v, path: name(key))
+        let kinds = ["scale", "opacity", "color"]
+        guard let kind = try a.choice("kind", allowed: kinds) else {
+            throw a.error("kind", "is required: one of " + kinds.map { ConfigurationJSON.quoted($0) }.joined(separator: ", "))
+        }
+        switch kind {
+        case "scale":
+            try a.rejectUnknown(allowed: ["kind"])
+            return .scale
+        case "opacity":
+            let content = try a.color("content"), background = try a.color("background")
+            try a.rejectUnknown(allowed: ["kind", "content", "background"])
+            return .opacity(content: content, background: background)
+        default:
+            let from = try a.color("from"), to = try a.color("to")
+            try a.rejectUnknown(allowed: ["kind", "from", "to"])
+            return .color(from: from, to: to)
         }
     }
 

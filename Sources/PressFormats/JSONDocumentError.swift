@@ -18,7 +18,7 @@ enum JSONDocumentError {
                 guard scanner.i >= b.count else {
                     return "unexpected text after the document at \(position(scanner.i, in: b))"
                 }
-                return nil
+                return nonFinite(b)
             } catch {
                 // The scanner names columns of one line (byte offset + 1); make them lines and columns.
                 var message = error.message
@@ -29,6 +29,24 @@ enum JSONDocumentError {
                 return "\(message) at \(position(error.offset, in: b))\(end)"
             }
         }
+    }
+
+    /// Where the scanner's bare `NaN`, `Infinity` or `-Infinity` (which it reads, so they can be
+    /// named, and JSON does not have) is, outside strings; nil when there is none.
+    static func nonFinite(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        var inString = false, escaped = false
+        for i in b.indices {
+            let c = b[i]
+            if inString {
+                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                continue
+            }
+            if c == 0x22 { inString = true; continue }
+            for word in ["NaN", "Infinity", "-Infinity"] where b[i...].starts(with: word.utf8) {
+                return "\(word) is not a JSON number (write a finite number) at \(position(i, in: b))"
+            }
+        }
+        return nil
     }
 
     /// `line L, column C` of a byte offset.

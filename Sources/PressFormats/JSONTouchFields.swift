@@ -54,11 +54,10 @@ struct TouchFieldValues {
     var extras: [ExtraField] = []
 
     /// A value per attribute, each nil: for the ten attributes there are, an array literal, which
-    /// the compiler allocates in place with its storage's type known (callgrind: about 410
-    /// instructions less a CSV first row than `reserved(count:)`, whose reservation goes
-    /// through `_consumeAndCreateNew` and asks the allocator for the block's usable size).
-    /// NDJSON's `plainRecord` keeps `reserved(count:)`: inlined there, the literal cost its
-    /// `read(into:)` more elsewhere than it saved (callgrind: 2.9 M more in all).
+    /// the compiler allocates in place with its storage's type known (`reserved(count:)`'s
+    /// reservation goes through `_consumeAndCreateNew` and asks the allocator for the block's
+    /// usable size). NDJSON's `plainRecord` keeps `reserved(count:)`: inlined there, the literal
+    /// cost its `read(into:)` more elsewhere than it saved.
     @inline(__always)
     static func none(count: Int = SessionAttribute.ordered.count) -> [AttributeValue?] {
         if count == 10 { return [nil, nil, nil, nil, nil, nil, nil, nil, nil, nil] }
@@ -66,10 +65,10 @@ struct TouchFieldValues {
     }
 
     /// A value per attribute, each nil, built by reserving and appending, which the compiler
-    /// specializes for the element type (callgrind: the reservation about 410 instructions):
-    /// `Array(repeating: nil, count:)` copies its `Optional<AttributeValue>` through the generic
-    /// value witness, about 1,700 instructions an array, and `Array(unsafeUninitializedCapacity:)`
-    /// about 815, most of it the unspecialized allocation looking the storage's metadata up.
+    /// specializes for the element type: `Array(repeating: nil, count:)` copies its
+    /// `Optional<AttributeValue>` through the generic value witness, and
+    /// `Array(unsafeUninitializedCapacity:)` makes an unspecialized allocation that looks the
+    /// storage's metadata up.
     @inline(__always)
     static func reserved(count: Int) -> [AttributeValue?] {
         var values: [AttributeValue?] = []
@@ -93,8 +92,8 @@ struct TouchFieldValues {
 ///
 /// Each attribute has `ways` slots, a value's place among them told by a hash of its
 /// `ShortKey` (a bucket of two slots, tried in turn). Four slots an attribute, tried one by one,
-/// missed for most values of an attribute with many (callgrind, 5,000 generated sessions: 9,154
-/// misses in 40,000 look-ups, a `String` made and checked each, the user ids most of them).
+/// missed for most values of an attribute with many (the user ids), a `String` made and
+/// checked for each miss.
 struct AttributeValueCache {
     /// Slots per attribute: a power of two.
     static let ways = 256

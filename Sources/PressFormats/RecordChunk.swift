@@ -63,9 +63,8 @@ final class ChunkTouches: @unchecked Sendable {
 /// an item that came after `otherPositions[j]` touch records of the chunk. `rawText(ofTouch:)`
 /// is the line's text, for a reject found later.
 public struct RecordChunk: Sendable {
-    /// The touch records, one `ChunkTouch` each (one write a record: four arrays appended to
-    /// cost about 150 instructions a record in their uniqueness and capacity checks, callgrind),
-    /// and their lines back to back.
+    /// The touch records, one `ChunkTouch` each (one write a record, where four arrays paid
+    /// uniqueness and capacity checks each), and their lines back to back.
     @usableFromInline var storage: ChunkTouches
     /// Touch records in the chunk.
     public private(set) var touchCount = 0

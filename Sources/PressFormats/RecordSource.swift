@@ -53,8 +53,8 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 ///
 /// One thread at a time reads an input, and no method of it calls back into another, so its
 /// stored properties are marked `@exclusivity(unchecked)`: the run-time check of every access to
-/// a class's property (`swift_beginAccess`, about 75 instructions) cost the readers 6 instructions
-/// a byte, five accesses a line (callgrind).
+/// a class's property (`swift_beginAccess`), five accesses a line, was a large share of the
+/// readers' work.
 public final class ByteInput {
     /// The name used in messages and the `sources` table: the path, or `-` for standard input;
     /// with `framesOrigins`, the current line's origin name.
@@ -210,8 +210,7 @@ public final class ByteInput {
                 start = lineEnd + 1
                 if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 lineNumber += 1
-                // Past line 1 and without origins the line is as found (no call: callgrind, 18
-                // instructions a line).
+                // Past line 1 and without origins the line is as found (no call).
                 if lineNumber == 1 || framesOrigins { return try withoutByteOrderMark(lineStart, lineEnd) }
                 return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
             }
@@ -232,8 +231,7 @@ public final class ByteInput {
     /// Whether every byte of `line` is below 0x80 (`firstNonASCII` finds none), for a line
     /// `nextLine` returned last (and the buffer has not been filled since): mostly one
     /// comparison, the bytes having been scanned when they were read (`asciiEnd`). The CSV and
-    /// NDJSON readers' plain lines ask it (callgrind: checking each line's bytes again cost
-    /// about 35 instructions a CSV line).
+    /// NDJSON readers' plain lines ask it instead of checking each line's bytes again.
     @inline(__always)
     func isASCII(line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let p = line.baseAddress else { return true }
@@ -350,19 +348,6 @@ public final class ByteInput {
         let rest = Array(UnsafeBufferPointer(start: buffer + start, count: end - start))
         start = end
         return rest
-    }
-
-    /// The first line (up to `limit` bytes), without consuming it.
-    public func peekFirstLine(limit: Int = 65_536) throws -> [UInt8] {
-        while true {
-            if let nl = memchr(buffer + start, 0x0A, end - start) {
-                let n = nl.assumingMemoryBound(to: UInt8.self) - (buffer + start)
-                return Array(UnsafeBufferPointer(start: buffer + start, count: min(n, limit)))
-            }
-            if end - start >= limit { break }
-            guard try fill() else { break }
-        }
-        return Array(UnsafeBufferPointer(start: buffer + start, count: min(end - start, limit)))
     }
 }
 

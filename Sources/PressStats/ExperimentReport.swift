@@ -74,6 +74,9 @@ public struct ExperimentRow: Sendable, Hashable {
     public var sequential: Bool = false
     /// What the verdict is decided from.
     public var evidence: Evidence = .differenceTest
+    /// Latency rows: whether the difference can be perceived (`classifyingPerceptibility`)
+    /// [`perceptible`]; nil for rates and until classified.
+    public var perceptible: Perceptibility? = nil
 
     /// The p-value the verdict uses: the adjusted one when there is one.
     public var decisionPValue: Double? { adjustedPValue ?? pValue }
@@ -124,6 +127,8 @@ public struct ExperimentReport: Sendable, Hashable {
     public var treatmentUnits: Int = 0
     /// The bootstrap behind the percentile rows, when one ran.
     public var bootstrap: BootstrapRun?
+    /// The threshold (ms) latency rows were classified against, when they were.
+    public var perceptionThreshold: Double? = nil
 
     /// Whether the intervals are confidence sequences and the p-values always valid.
     public var isSequential: Bool { configuration.sequential }

@@ -31,12 +31,6 @@ public enum SpecialFunctions {
         return logGamma(Double(n) + 1) - logGamma(Double(k) + 1) - logGamma(Double(n - k) + 1)
     }
 
-    /// The regularized incomplete beta function Iₓ(a, b) = B(x; a, b) / B(a, b), for a, b > 0 and
-    /// 0 ≤ x ≤ 1.
-    public static func regularizedIncompleteBeta(x: Double, a: Double, b: Double) -> Double {
-        incompleteBetaPair(x: x, oneMinusX: 1 - x, a: a, b: b).lower
-    }
-
     /// Iₓ(a, b) and its complement 1 − Iₓ(a, b) = I₁₋ₓ(b, a), each accurate in relative terms when
     /// small. `oneMinusX` is passed separately so callers that know 1 − x exactly (Student's t:
     /// t²/(ν + t²)) avoid the cancellation of computing it.

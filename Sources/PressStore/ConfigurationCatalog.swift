@@ -3,6 +3,7 @@
 // results keep meaning what they meant.
 import PressCore
 import PressFormats
+import PressSQLite
 
 /// Where a configuration's current definition comes from.
 public enum ConfigurationOrigin: String, Sendable {
@@ -32,6 +33,9 @@ public final class ConfigurationCatalog {
     public let store: Store?
     /// Current definition per name.
     public private(set) var current: [String: (configuration: PressConfiguration, origin: ConfigurationOrigin)] = [:]
+    /// Display profiles added to the database (`displays`), by name; the built-in ones are not
+    /// here (PressStore/DisplayCatalog.swift).
+    public internal(set) var displays: [String: DisplayProfile] = [:]
 
     /// The presets alone, held in memory: `add` keeps a definition here without writing it
     /// anywhere (`pressdb replay --input`, which has no database). `versions` and
@@ -53,6 +57,7 @@ public final class ConfigurationCatalog {
                 current[name] = (c, .stored)
             }
         }
+        try loadDisplays()
     }
 
     /// The configurations a `base` field may name: every current one.
@@ -130,5 +135,5 @@ public final class ConfigurationCatalog {
 
 extension Statement {
     /// Binds `values` and returns the statement, for one-line queries.
-    func bound(_ values: [SQLValue]) -> Statement { bind(values); return self }
+    package func bound(_ values: [SQLValue]) -> Statement { bind(values); return self }
 }

@@ -2,6 +2,7 @@
 // is a byte prefix of its BLOB (used to recognise a re-ingested open session).
 import CSQLite
 import PressCore
+import PressSQLite
 
 /// Encodes a session's samples as `sampleSize` (25) bytes each, in order: `t`, `x`, `y` as IEEE-754
 /// binary64 little-endian (8 bytes each, the exact bits read, so nothing is rounded), then the

@@ -4,6 +4,7 @@ import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
+import PressSQLite
 
 /// A schema migration: its number (1, 2, …, from the file name `NNNN_name.sql`), name and SQL.
 public struct Migration: Sendable, Hashable {
@@ -23,6 +24,9 @@ public enum SchemaError: Error, CustomStringConvertible, Sendable {
     /// The file is an SQLite database with tables of its own but no pressdb schema (its
     /// `user_version` is 0): it is left untouched.
     case foreignDatabase(path: String, table: String)
+    /// The file is an SQLite database without pressdb's `application_id` whose tables are not
+    /// those of any pressdb schema version (`reason` says what was seen): it is left untouched.
+    case notPressdb(path: String, reason: String)
     /// A read-only open found a database that needs migrating first.
     case needsUpgrade(path: String, version: Int, current: Int)
     /// A migration file is misnamed or numbered out of sequence (a build defect).
@@ -35,6 +39,9 @@ public enum SchemaError: Error, CustomStringConvertible, Sendable {
                 + "it was not modified — use a newer pressdb"
         case let .foreignDatabase(path, table):
             return "\(path) is an SQLite database of another application (it has a table '\(table)' and no pressdb schema); "
+                + "it was not modified — give pressdb its own file with --db"
+        case let .notPressdb(path, reason):
+            return "\(path) is an SQLite database of another application (\(reason)); "
                 + "it was not modified — give pressdb its own file with --db"
         case let .needsUpgrade(path, version, current):
             return "\(path) has schema version \(version), older than this pressdb's \(current) (or is not a pressdb database); "
@@ -76,25 +83,18 @@ public enum Schema {
         // with SQLITE_READONLY. Root passes every permission check, so without this a database
         // its owner protected would be written anyway.
         let db = try Database(path: path, readOnly: grantsNoWritePermission(path))
+        // Whose file it is, before anything is written (the journal mode and page size below
+        // are writes too): a database of another application is left exactly as it was.
+        let owner = try ownership(db, migrations: all)
         let version = try db.userVersion
-        if version > all.count {
-            throw SchemaError.newerDatabase(path: path, version: version, known: all.count)
-        }
-        // Version 0 with tables of its own is another application's database: leave it alone.
-        // One statement reads both, from one snapshot: another pressdb creating this database at
-        // the same moment commits its first migration and version 1 together.
-        if version == 0, let table = try db.prepare("""
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-              AND (SELECT user_version FROM pragma_user_version) = 0 LIMIT 1
-            """).scalarText() {
-            throw SchemaError.foreignDatabase(path: path, table: table)
-        }
         // A new database gets `pageSize`; SQLite ignores the pragma once a page is written.
         if version == 0 { try db.execute("PRAGMA page_size = \(pageSize)") }
         // WAL lets a reader run while a writer commits. It persists in the file.
         try enableWAL(db)
         // WAL is safe against corruption at NORMAL; a power loss may lose the last commits only.
         try db.execute("PRAGMA synchronous = NORMAL")
+        // An older pressdb's file is marked as pressdb's before it is migrated.
+        if owner == .unmarkedPressdb, !db.isReadOnly { try db.transaction { try markIfUnmarked(db) } }
         try migrate(db, migrations: all)
         // The maintained summary cells (migrations/0006): built after the migration that adds
         // them, and again after writes from outside pressdb.
@@ -102,12 +102,91 @@ public enum Schema {
         return db
     }
 
+    /// `PRAGMA application_id` of every database pressdb creates: the ASCII bytes "PrDB"
+    /// (0x50724442) as the header's big-endian integer at offset 68 (sqlite.org/fileformat2.html
+    /// §1.3.15: an application's own file format is told by this number, not by its name).
+    public static let applicationID: Int32 = 0x5072_4442
+
+    /// What `ownership` found.
+    enum Ownership: Equatable {
+        /// Marked with `applicationID`.
+        case marked
+        /// An empty file or an SQLite database with no schema at all: pressdb's to create.
+        case new
+        /// No marker, but exactly the tables, indexes, views and triggers some pressdb schema
+        /// version creates, with that version in `user_version`: an older pressdb's file.
+        case unmarkedPressdb
+    }
+
+    /// Tells whether the database is pressdb's, reading only, from one snapshot.
+    ///
+    /// A file marked with `applicationID` is pressdb's (refused when newer than this build). A
+    /// file with another `application_id` is another application's. An unmarked file is
+    /// pressdb's when it has no schema at all (a new file), or when its `user_version` v is one
+    /// of pressdb's (1…`migrations.count`) and its schema — every table, index, view and
+    /// trigger, by type, name, table and SQL text — is exactly what migrations 1…v create (built
+    /// in memory to compare): the files older pressdb wrote before it set the marker. Anything
+    /// else is refused: `user_version` alone is any application's to use.
+    /// - Throws: `SchemaError.foreignDatabase`, `.notPressdb`, `.newerDatabase`, `DatabaseError`.
+    static func ownership(_ db: Database, migrations all: [Migration]) throws -> Ownership {
+        // One statement, one snapshot: another pressdb creating this file at the same moment
+        // commits its first migration, version 1 and the marker together.
+        let s = try db.prepare("""
+            SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version),
+                   (SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1),
+                   (SELECT count(*) FROM sqlite_master)
+            """)
+        guard try s.step() else { throw DatabaseError(code: SQLITE_ERROR, message: "cannot read the header of \(db.path)") }
+        let id = Int32(truncatingIfNeeded: s.int(0)), version = Int(s.int(1))
+        let table = s.optionalText(2), objects = s.int(3)
+        if id == applicationID {
+            if version > all.count { throw SchemaError.newerDatabase(path: db.path, version: version, known: all.count) }
+            return .marked
+        }
+        if id != 0 {
+            throw SchemaError.notPressdb(path: db.path, reason: "its application_id is \(id), not pressdb's \(applicationID)")
+        }
+        if version == 0 {
+            if let table { throw SchemaError.foreignDatabase(path: db.path, table: table) }
+            if objects == 0 { return .new }
+            throw SchemaError.notPressdb(path: db.path, reason: "it has a schema of its own and no pressdb tables")
+        }
+        guard version <= all.count else {
+            throw SchemaError.notPressdb(path: db.path, reason: "its user_version is \(version) and it has no pressdb application_id")
+        }
+        let expected = try schemaObjects(of: Array(all.prefix(version)))
+        let found = try schemaObjects(db)
+        guard found == expected else {
+            let what = table.map { "it has a table '\($0)'" } ?? "its schema"
+            throw SchemaError.notPressdb(path: db.path, reason: "\(what), user_version \(version), and not pressdb's schema version \(version)")
+        }
+        return .unmarkedPressdb
+    }
+
+    /// Every schema object of `db` but SQLite's own, as type, name, table and SQL text.
+    static func schemaObjects(_ db: Database) throws -> Set<[String]> {
+        let s = try db.prepare("SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+        var out = Set<[String]>()
+        while try s.step() { out.insert([s.text(0), s.text(1), s.text(2), s.text(3)]) }
+        return out
+    }
+
+    /// The schema objects `migrations` create, applied to an empty database in memory.
+    static func schemaObjects(of migrations: [Migration]) throws -> Set<[String]> {
+        let memory = try Database(path: ":memory:")
+        try migrate(memory, migrations: migrations)
+        return try schemaObjects(memory)
+    }
+
+    /// Sets `applicationID` when the file has none. Call in a transaction.
+    static func markIfUnmarked(_ db: Database) throws {
+        if try db.prepare("PRAGMA application_id").scalarInt() == 0 { try db.execute("PRAGMA application_id = \(applicationID)") }
+    }
+
     /// The page size of a database pressdb creates, bytes (SQLite's default is 4,096; a power of
     /// two from 512 to 65,536, sqlite.org/pragma.html#pragma_page_size). A `sessions` row holds
     /// its samples BLOB (25 bytes a sample) and is a few hundred bytes long, so 4 KiB pages hold
-    /// few of them and split often: ingest of 20,000 generated sessions counted 1.9 % fewer
-    /// instructions on the ingesting thread with 16 KiB pages (callgrind, docs/benchmarks.md,
-    /// "The schema on the ingesting thread"). `cache_size` is set in KiB, so memory is the same.
+    /// few of them and split often. `cache_size` is set in KiB, so memory is the same.
     /// A database created by an older pressdb keeps its page size (changing it takes a `VACUUM`).
     static let pageSize = 16_384
 
@@ -176,9 +255,10 @@ public enum Schema {
     /// - Throws: `DatabaseError` (missing file), `SchemaError.newerDatabase`, `.needsUpgrade`.
     public static func openReadOnly(path: String) throws -> Database {
         let db = try Database(path: path, readOnly: true)
+        let all = try embedded()
+        _ = try ownership(db, migrations: all)
         let version = try db.userVersion
-        let current = try embedded().count
-        if version > current { throw SchemaError.newerDatabase(path: path, version: version, known: current) }
+        let current = all.count
         if version < current { throw SchemaError.needsUpgrade(path: path, version: version, current: current) }
         return db
     }
@@ -193,6 +273,9 @@ public enum Schema {
         if migrations.contains(where: { $0.version > version }) {
             let rc = registerSampleFunctions(db.handle)
             guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: "cannot register the sample functions") }
+            // Version 9 computes the photon latencies of results stored before it.
+            let photon = registerPhotonFunctions(db.handle)
+            guard photon == SQLITE_OK else { throw DatabaseError(code: photon, message: "cannot register the photon functions") }
         }
         for m in migrations where m.version > version {
             try db.transaction {
@@ -200,6 +283,8 @@ public enum Schema {
                 guard try db.userVersion < m.version else { return }
                 try db.execute(m.sql)
                 try db.execute("PRAGMA user_version = \(m.version)")
+                // The marker commits with the first migration: no pressdb schema without it.
+                try markIfUnmarked(db)
             }
         }
     }

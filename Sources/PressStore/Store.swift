@@ -4,6 +4,7 @@
 import CSQLite
 import PressCore
 import PressFormats
+import PressSQLite
 
 /// Where a record came from: the `sources` row of its input and its 1-based line.
 public struct Origin: Hashable, Sendable {
@@ -112,7 +113,7 @@ public final class Store {
     }
 
     /// A cached prepared statement for `sql`, reset and ready to bind.
-    func cached(_ sql: String) throws -> Statement {
+    package func cached(_ sql: String) throws -> Statement {
         if let s = statements[sql] { s.reset(); return s }
         let s = try db.prepare(sql)
         statements[sql] = s
@@ -122,7 +123,7 @@ public final class Store {
     // MARK: Attribute columns (the field table's, same names in sessions and pending)
 
     /// The attribute columns, in table order (`SessionAttribute.columns`), then `extra`.
-    static let attributeColumns = (SessionAttribute.columns + ["extra"]).joined(separator: ", ")
+    package static let attributeColumns = (SessionAttribute.columns + ["extra"]).joined(separator: ", ")
     /// How many parameters `bindAttributes` binds (and columns `readAttributes` reads).
     static let attributeCount = Int32(SessionAttribute.columns.count + 1)
 
@@ -133,7 +134,7 @@ public final class Store {
     static func bindAttributes(_ s: Statement, _ first: Int32, _ a: SessionAttributes, variant: String?) {
         // The values are read in place and the kinds from their table once: copying each value
         // out (`a[value:]`, a retain and release of its text) and asking `SessionAttribute.kinds`
-        // per attribute were about 350 instructions a session (callgrind, 20,000 sessions).
+        // per attribute repeated work per session.
         let kinds = SessionAttribute.kinds
         var p = first
         a.withValues { values in
@@ -178,7 +179,7 @@ public final class Store {
     /// `attributeColumns` order, as `readAttributes` reads them. Each element is written once
     /// into the new array: filling an array of nils first and assigning into it (copies of the
     /// optional enum, a uniqueness check per assignment) and a `sqlite3_column_type` before each
-    /// text were 6,800 instructions a session of `replay --as` (callgrind, 20,000 sessions).
+    /// text cost more than the reading.
     static func readValues(_ s: Statement, _ first: Int32) -> [AttributeValue?] {
         let kinds = SessionAttribute.kinds
         return [AttributeValue?](unsafeUninitializedCapacity: kinds.count) { values, initialized in
@@ -246,7 +247,7 @@ public final class Store {
             ] {
                 let s = try cached(sql)
                 s.bind(1, old)
-                s.bind(2, id)
+                if s.parameterCount >= 2 { s.bind(2, id) }  // the last statement has ?1 only
                 try s.run()
             }
             return old
@@ -309,8 +310,7 @@ public final class Store {
 
     /// `sessions.ingested_at` for the sessions `insertSession` stores; nil: the time of each
     /// insert (the schema's default). Ingest sets it once per transaction (`stampIngestTime`):
-    /// SQLite formats the default with `strftime` for every row, 3.9 % of the ingesting
-    /// thread's instructions (callgrind, 20,000 sessions).
+    /// SQLite formats the default with `strftime` for every row.
     public var ingestedAt: String?
 
     /// Sets `ingestedAt` to the current time, formatted as the schema's default formats it.
@@ -333,7 +333,7 @@ public final class Store {
 
     /// The largest `sessions.id`, 0 for none: a look-up of the table's last row, where
     /// `sessionCount` reads them all. New sessions take ids above it (sqlite.org/autoinc.html).
-    func largestSessionID() throws -> Int64 { try cached("SELECT max(id) FROM sessions").scalarInt() ?? 0 }
+    package func largestSessionID() throws -> Int64 { try cached("SELECT max(id) FROM sessions").scalarInt() ?? 0 }
 
     /// Reads stored sessions matching `filter`, in `id` order, one at a time.
     public func sessions(_ filter: SessionFilter = SessionFilter()) throws -> SessionCursor {
@@ -476,8 +476,7 @@ public final class Store {
     /// `VALUES` rows, the rest one by one): SQLite handles them in order, exactly as one
     /// statement per row would, and a statement's fixed cost — opening the table's and both
     /// indexes' cursors, ending the statement and freeing its registers — is paid once per
-    /// 32 rows. Callgrind, ingest of 20,000 sessions: `insertResult` 17,700 instructions a row
-    /// before; see docs/benchmarks.md for after. An upsert that fails is rolled back whole
+    /// 32 rows. An upsert that fails is rolled back whole
     /// (SQLite's statement journal); a batch of new rows is written without one
     /// (`insertFreshResultsSQL`); the caller's transaction is rolled back in any case.
     public func insertResults(_ rows: [ResultRow]) throws {
@@ -497,7 +496,7 @@ public final class Store {
     /// - Precondition: in a transaction; `sessionKeys.count == rows.count`; no two rows are
     ///   the same session and version.
     /// - Throws: `DatabaseError`; the caller's transaction is to be rolled back.
-    func insertFreshResults(_ rows: [ResultRow], sessionKeys: [SessionKeys]) throws {
+    package func insertFreshResults(_ rows: [ResultRow], sessionKeys: [SessionKeys]) throws {
         guard !rows.isEmpty else { return }
         precondition(db.isInTransaction && sessionKeys.count == rows.count)
         let cells = try summaryCells()
@@ -573,18 +572,19 @@ public final class Store {
     }
 
     /// Parameters a result row binds (`bindResult`).
-    static let resultColumnCount = 13
+    static let resultColumnCount = 15
 
-    /// Binds `r` to parameters `first` … `first + 12`, in `insertResultSQL`'s column order.
+    /// Binds `r` to parameters `first` … `first + 14`, in `insertResultSQL`'s column order.
     static func bindResult(_ s: Statement, _ r: ResultRow, first p: Int32) {
         let x = r.result
         s.bind(p, r.sessionID); s.bind(p + 1, r.config); s.bind(p + 2, r.configVersion); s.bind(p + 3, r.counterfactual)
         s.bind(p + 4, x.outcome.rawValue); s.bind(p + 5, x.cancelReason?.rawValue); s.bind(p + 6, x.actionFired)
         s.bind(p + 7, x.feedbackLatencyMs); s.bind(p + 8, x.actionLatencyMs); s.bind(p + 9, x.durationMs)
         s.bind(p + 10, x.maxTravelPt); s.bind(p + 11, x.pressDepth); s.bind(p + 12, x.releaseJumpPt)
+        s.bind(p + 13, x.feedbackPhotonMs); s.bind(p + 14, x.actionPhotonMs)
     }
 
-    /// The `VALUES` rows of a `rows`-row insert into `results`: parameters `?1` … `?(13 × rows)`,
+    /// The `VALUES` rows of a `rows`-row insert into `results`: parameters `?1` … `?(15 × rows)`,
     /// `bindResult`'s order.
     private static func resultValues(rows: Int) -> String {
         let values = (0..<rows).map { j in
@@ -592,7 +592,8 @@ public final class Store {
         }.joined(separator: ", ")
         return """
             (session_id, config, config_version, counterfactual, outcome, cancel_reason,
-                action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt,
+                feedback_photon_ms, action_photon_ms)
             VALUES \(values)
             """
     }
@@ -601,8 +602,7 @@ public final class Store {
     /// rows), parameters as `insertResultSQL`'s. `INSERT OR FAIL`, not the upsert, because an
     /// upsert, like a plain `INSERT`, runs under a statement journal so that a failing row can
     /// take back the rows before it, and a 32-row statement over the indexes' pages outgrew the
-    /// journal's memory: 9,400 pages (155 MB) written to a temporary file (`/var/tmp/etilqs_*`)
-    /// per ingest of 100,000 generated sessions, 18,940 of its 34,450 `pwrite` calls (strace).
+    /// journal's memory and spilled to a temporary file (`/var/tmp/etilqs_*`).
     /// `OR FAIL` keeps the rows before a failing one and needs no statement journal
     /// (sqlite.org/lang_conflict.html: FAIL "does not back out prior changes of the SQL
     /// statement"); the fresh rows cannot conflict, and should one (a bug) the statement still
@@ -611,21 +611,23 @@ public final class Store {
         "INSERT OR FAIL INTO results" + resultValues(rows: rows)
     }
 
-    /// The upsert of `rows` result rows (parameters `?1` … `?(13 × rows)`, `bindResult`'s order).
+    /// The upsert of `rows` result rows (parameters `?1` … `?(15 × rows)`, `bindResult`'s order).
     static func insertResultSQL(rows: Int) -> String {
         return """
             INSERT INTO results\(resultValues(rows: rows))
             ON CONFLICT(session_id, config_version) DO UPDATE SET
                 (config, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
-                 duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                 duration_ms, max_travel_pt, press_depth, release_jump_pt, feedback_photon_ms, action_photon_ms)
                 = (excluded.config, excluded.counterfactual, excluded.outcome, excluded.cancel_reason,
                    excluded.action_fired, excluded.feedback_latency_ms, excluded.action_latency_ms,
-                   excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt)
+                   excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt,
+                   excluded.feedback_photon_ms, excluded.action_photon_ms)
             WHERE (config, counterfactual, outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
-                   duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                   duration_ms, max_travel_pt, press_depth, release_jump_pt, feedback_photon_ms, action_photon_ms)
                 IS NOT (excluded.config, excluded.counterfactual, excluded.outcome, excluded.cancel_reason,
                         excluded.action_fired, excluded.feedback_latency_ms, excluded.action_latency_ms,
-                        excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt)
+                        excluded.duration_ms, excluded.max_travel_pt, excluded.press_depth, excluded.release_jump_pt,
+                        excluded.feedback_photon_ms, excluded.action_photon_ms)
             """
     }
 
@@ -647,13 +649,10 @@ public final class Store {
     /// This connection's writer of the maintained summary cells; nil on a schema without them
     /// (a database built by an older migration list, in tests).
     func summaryCells() throws -> SummaryCellsWriter? {
-        if !db.summaryCellsChecked {
-            db.summaryCellsChecked = true
-            if try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_cells'").scalarInt() != nil {
-                db.summaryCells = SummaryCellsWriter()
-            }
+        try db.transactionObserver(SummaryCellsWriter.self) {
+            try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_cells'").scalarInt() != nil
+                ? SummaryCellsWriter() : nil
         }
-        return db.summaryCells
     }
 
 }
@@ -661,7 +660,7 @@ public final class Store {
 /// Stored sessions read one at a time (memory stays flat however many there are).
 public final class SessionCursor {
     let statement: Statement
-    init(statement: Statement) { self.statement = statement }
+    package init(statement: Statement) { self.statement = statement }
 
     /// The next session, or nil at the end.
     /// - Throws: `DatabaseError`, `SampleCodecError` for a damaged BLOB.

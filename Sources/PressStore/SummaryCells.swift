@@ -8,11 +8,12 @@
 import CSQLite
 import PressCore
 import PressStats
+import PressSQLite
 
 /// A session's report keys (`SummaryCells.keys(of:)`) with their hash, computed once: a cell's
 /// key is looked up in a dictionary for every result counted, and an ingest makes its sessions'
 /// keys on the replay worker's thread (`ReplayWorker`), not on the ingesting one.
-struct SessionKeys: Hashable, Sendable {
+package struct SessionKeys: Hashable, Sendable {
     /// `SummaryCells.sessionAttributes`' values, in that order.
     let values: [String?]
     /// `values.hashValue`.
@@ -24,10 +25,10 @@ struct SessionKeys: Hashable, Sendable {
     }
 
     /// The keys of a session with attributes `a`, as `sessions` stores them.
-    init(of a: SessionAttributes) { self.init(SummaryCells.keys(of: a)) }
+    package init(of a: SessionAttributes) { self.init(SummaryCells.keys(of: a)) }
 
-    static func == (a: SessionKeys, b: SessionKeys) -> Bool { a.hash == b.hash && a.values == b.values }
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    package static func == (a: SessionKeys, b: SessionKeys) -> Bool { a.hash == b.hash && a.values == b.values }
+    package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
 /// What a maintained cell is keyed by: the result's configuration, version and counterfactual
@@ -53,7 +54,7 @@ struct SummaryCellKey: Hashable {
     /// Hashes the flag and the session's keys (their hash, made once), not the configuration
     /// and version: the rows of one transaction are under one or a few of those (told apart by
     /// `==` within a bucket, cheap for the same strings), and hashing the version's text for
-    /// every row written was most of the key's cost (callgrind, `replay --as`, 20,000 sessions).
+    /// every row written was most of the key's cost.
     func hash(into hasher: inout Hasher) {
         hasher.combine(counterfactual)
         hasher.combine(keys.hash)
@@ -64,16 +65,16 @@ struct SummaryCellKey: Hashable {
 public enum SummaryCells {
     /// The session attributes a cell is keyed by: the report groupings but `config` (a cell's
     /// configuration is the result's, as in `session_results`).
-    static let sessionAttributes = SessionAttribute.reportGroupings.filter { $0 != .config }
+    package static let sessionAttributes = SessionAttribute.reportGroupings.filter { $0 != .config }
     /// The events a cell counts, in its columns' order: those one result decides
     /// (`SessionEvent.occurs(in:)`); the press-sequence signals are 0 in every partial.
-    static let events: [SessionEvent] = SessionEvent.allCases.filter {
+    package static let events: [SessionEvent] = SessionEvent.allCases.filter {
         ![.rageEpisode, .retryAfterCancel, .retryAfterUnseen].contains($0)
     }
     /// Each of `events`' position in `SessionEvent.allCases` (a tally's `events` index).
-    static let eventIndices = events.map { SessionEvent.allCases.firstIndex(of: $0)! }
+    package static let eventIndices = events.map { SessionEvent.allCases.firstIndex(of: $0)! }
     /// The two latency histograms, by `summary_latencies.metric`.
-    static let feedbackMetric = "feedback_latency_ms", actionMetric = "action_latency_ms"
+    package static let feedbackMetric = "feedback_latency_ms", actionMetric = "action_latency_ms"
 
     /// The report keys of a session as `sessions` stores them (`variant`: the given one, else
     /// the config name).
@@ -132,51 +133,6 @@ public enum SummaryCells {
                    max_rowid = (SELECT max(rowid) FROM main.results), outside_writes = 0
             """)
     }
-
-    /// The partial of the cells of one report world, each configuration at its version in
-    /// `temp.current_configs`: the sessions' own results (`replayedAs` nil), or every session's
-    /// under `replayedAs`. The caller has checked `areCurrent`.
-    /// - Throws: `DatabaseError`.
-    static func partial(_ db: Database, replayedAs: String?) throws -> Partial {
-        var partial = Partial(replayedAs: replayedAs)
-        let attributes = sessionAttributes.map { "c.\($0.key)" }.joined(separator: ", ")
-        let counts = events.map { "c.\($0.rawValue)" }.joined(separator: ", ")
-        let world = "JOIN temp.current_configs AS k ON k.name = c.config AND k.version = c.config_version "
-            + "WHERE (CASE WHEN ?1 IS NULL THEN c.counterfactual = 0 ELSE c.config = ?1 END)"
-        let cells = try db.prepare("""
-            SELECT c.id, c.config, c.config_version, \(attributes), c.sessions, \(counts), c.release_jump_pt_max
-            FROM main.summary_cells AS c \(world)
-            """)
-        cells.bind(1, replayedAs)
-        let k = Int32(3 + sessionAttributes.count)
-        var byID: [Int64: [String?]] = [:]
-        while try cells.step() {
-            var group: [String?] = (3..<k).map { cells.optionalText($0) }
-            group.insert(cells.text(1), at: Partial.configIndex)
-            var t = SessionTally()
-            t.sessions = cells.int(k)
-            for (i, e) in eventIndices.enumerated() { t.events[e] = cells.int(k + 1 + Int32(i)) }
-            t.releaseJumpPtMax = cells.double(k + 1 + Int32(events.count))
-            partial.groups[group, default: SessionTally()] += t
-            partial.configurations[cells.text(1)] = cells.text(2)
-            byID[cells.int64(0)] = group
-        }
-        let bins = try db.prepare("""
-            SELECT l.cell_id, l.metric = '\(feedbackMetric)', l.value, l.sessions
-            FROM main.summary_latencies AS l JOIN main.summary_cells AS c ON c.id = l.cell_id \(world)
-            """)
-        bins.bind(1, replayedAs)
-        while try bins.step() {
-            guard let group = byID[bins.int64(0)] else { continue }
-            let value = bins.double(2), n = bins.int(3)
-            if bins.int(1) == 1 {
-                partial.groups[group]!.feedbackLatencyMs[value == 0 ? 0 : value, default: 0] += n
-            } else {
-                partial.groups[group]!.actionLatencyMs[value == 0 ? 0 : value, default: 0] += n
-            }
-        }
-        return partial
-    }
 }
 
 /// One connection's changes to the maintained cells in the open transaction: the rows added
@@ -187,7 +143,7 @@ public enum SummaryCells {
 /// cell's stored maximum, `flush` recomputes that cell's maximum from its rows (after the
 /// transaction's writes, so it sees them); otherwise the maximum is the larger of the stored one
 /// and the added rows'.
-final class SummaryCellsWriter {
+final class SummaryCellsWriter: TransactionObserver {
     private var added: [SummaryCellKey: SessionTally] = [:]
     private var removed: [SummaryCellKey: SessionTally] = [:]
     /// Rows inserted into and deleted from `results` by this connection in the transaction.
@@ -325,8 +281,7 @@ final class SummaryCellsWriter {
     /// row's position `j` in column 0), whether its session is stored (column 1), the session's
     /// report keys, and the stored result under that version if any (`r.rowid` NULL when none),
     /// in the columns a cell counts (`resultColumns`). One statement for the batch where
-    /// `readBackSQL` took one per row: 8,200 instructions a row in SQLite's statement start and
-    /// end alone (callgrind, `replay --as`, 20,000 sessions).
+    /// `readBackSQL` took one per row, each paying SQLite's statement start and end.
     static func readBackSQL(rows: Int) -> String {
         let keys = (0..<rows).map { "(\($0), ?\(2 * $0 + 1), ?\(2 * $0 + 2))" }.joined(separator: ", ")
         return """
@@ -353,10 +308,8 @@ final class SummaryCellsWriter {
     /// - the rows updated, whose trigger firings are pressdb's own, are `sqlite3_changes` (the
     ///   rows inserted or updated) less those inserted.
     ///
-    /// Asking SQLite which rows it wrote (`RETURNING session_id, config_version`) cost 5,900 to
-    /// 8,900 instructions a returned row (callgrind, `replay --as`, 20,000 sessions;
-    /// docs/benchmarks.md) and is not needed: a row's cells do not depend on whether it was
-    /// rewritten with the same values.
+    /// Asking SQLite which rows it wrote (`RETURNING session_id, config_version`) is costly and
+    /// not needed: a row's cells do not depend on whether it was rewritten with the same values.
     /// - Precondition: no two rows are the same session and version (`areDistinct`), and
     ///   `rows.count == Store.resultsPerStatement`.
     /// - Throws: `DatabaseError`.
@@ -582,27 +535,15 @@ final class SummaryCellsWriter {
     }
 }
 
-extension ReportRunner {
-    /// Whether the maintained cells can answer the built-in summary under this filter: no time
-    /// bounds, no signal, `--where` on report keys only (`Partial.reportKeys`; `user`, `device`
-    /// and `outcome` need the rows).
-    public var cellsAnswerSummary: Bool {
-        filter.since == nil && filter.until == nil && filter.signal == nil
-            && filter.equals.keys.allSatisfy(Partial.reportKeys.contains)
-    }
+extension SummaryCellsWriter {
+    /// Writes the transaction's changes to the cells before it commits (`flush`).
+    func databaseWillCommit(_ database: Database) throws { try flush(database) }
+    /// Drops the transaction's changes (`discard`).
+    func databaseDidRollback() { discard() }
+}
 
-    /// The built-in summary report (reports/summary.sql's columns, rows and values) from the
-    /// maintained cells, or nil when they cannot answer it: the filter needs the rows
-    /// (`cellsAnswerSummary`), or the cells do not match the tables (`SummaryCells.areCurrent`:
-    /// not built yet, or written outside pressdb since) — the caller then runs the SQL.
-    /// - Throws: `DatabaseError`, `ReportError.badFilter`.
-    public func maintainedSummary() throws -> ReportResult? {
-        guard cellsAnswerSummary else { return nil }
-        // One snapshot for the check and the reads: a writer may commit meanwhile.
-        try db.execute("BEGIN")
-        defer { _ = try? db.execute("END") }
-        guard try SummaryCells.areCurrent(db) else { return nil }
-        let partial = try SummaryCells.partial(db, replayedAs: filter.replayedAs)
-        return try partial.summary(by: filter.by, equals: filter.equals)
-    }
+extension Database {
+    /// This connection's writer of the maintained cells, if `Store` made one (it does at the
+    /// first result write on a schema with the cells).
+    var summaryCells: SummaryCellsWriter? { transactionObserver(SummaryCellsWriter.self) }
 }

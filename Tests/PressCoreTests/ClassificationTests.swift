@@ -1,4 +1,4 @@
-// Whole-session classification: the hand-worked cases and reference §2 / §4's rules.
+// Whole-session classification: hand-worked cases and reference §2 / §4's rules.
 // Default frame 44 × 44 pt centred on the touch-down point (edges 22 pt away; retention area
 // 22 + 70 = 92 pt away).
 import Testing

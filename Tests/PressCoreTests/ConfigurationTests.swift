@@ -42,7 +42,7 @@ import Testing
         #expect(c.actionRule == .upInside && c.actionDelay == 0 && c.pressEvents.isEmpty)
         #expect(PressConfiguration.preset(named: "longpress-safe-area") == c)
         #expect(PressConfiguration.preset(named: "spring") == nil)
-        #expect(PressConfiguration.presets.map(\.name) == ["spring-press", "expand-delayed-click", "longpress-safe-area"])
+        #expect(PressConfiguration.presets.prefix(3).map(\.name) == ["spring-press", "expand-delayed-click", "longpress-safe-area"])
     }
 
     // Canonical JSON and versions: the expected texts are python3's

@@ -29,7 +29,7 @@ private func stationaryTap(lift: Double, phaseAtEnd: TouchPhase = .ended) -> [To
         #expect(Replay.defaultContainer == .none && Replay.defaultScrollAxis == .vertical)
     }
 
-    // Issue 4's hand-worked case: a 100 ms stationary tap on a 44 pt control, no container,
+    // A hand-worked case: a 100 ms stationary tap on a 44 pt control, no container,
     // spring-press. The UIView spring (0.4 s, ζ 0.5, v 3) crosses the one-pixel threshold
     // |Δscale| ≥ 1 / (22 pt × 3 px/pt) = 0.01515, i.e. progress ≥ 0.303, at about 27 ms; the first
     // frame after that is k = 2 at 60 Hz: 33.33 ms. touchUpInside with no delay: action 0 ms.
@@ -137,7 +137,7 @@ private func stationaryTap(lift: Double, phaseAtEnd: TouchPhase = .ended) -> [To
 }
 
 @Suite struct StoredResolutionTests {
-    // Issue 16: a derived figure is kept to a documented resolution, so a computed 18 is 18.
+    // A derived figure is kept to a documented resolution, so a computed 18 is 18.
     // A quick tap in a scroll view on a 120 × 120 pt button under expand-delayed-click is never
     // pressed before the lift (delaysContentTouches), so the shrink starts from 1.3 while the
     // button shows 1: a jump of 0.3 × 120 / 2 = 18 pt, which 0.3 × 60 gives as 18.000000000000004

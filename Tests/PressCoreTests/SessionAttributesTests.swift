@@ -8,13 +8,14 @@ import Testing
     // the `sessions` table ("frame_x, frame_y, frame_w, frame_h" for the frame).
     @Test func theTableNamesTheDocumentedKeysAndColumns() {
         #expect(Set(SessionAttribute.allCases.map(\.key))
-                == ["config", "variant", "control", "frame", "container", "scroll_axis", "user", "device", "app_version", "screen"])
+                == ["config", "variant", "control", "frame", "container", "scroll_axis", "user", "device", "app_version", "screen",
+                    "display"])
         #expect(SessionAttribute.frame.field.columns == ["frame_x", "frame_y", "frame_w", "frame_h"])
-        #expect(SessionAttribute.columns.count == 13)
+        #expect(SessionAttribute.columns.count == 14)
         #expect(SessionAttribute.named("app_version") == .appVersion && SessionAttribute.named("frame_x") == nil)
-        // docs/reports.md: --by config, variant, control, screen, app_version; --where also user, device.
+        // docs/reports.md: --by config, variant, control, screen, app_version; --where also user, device, display.
         #expect(SessionAttribute.reportGroupings.map(\.key) == ["config", "variant", "control", "screen", "app_version"])
-        #expect(SessionAttribute.reportFilters.map(\.key) == ["config", "variant", "control", "screen", "app_version", "user", "device"])
+        #expect(SessionAttribute.reportFilters.map(\.key) == ["config", "variant", "control", "screen", "app_version", "user", "device", "display"])
     }
 
     @Test func emptyMeansNothingGivenHoweverItWasBuilt() {

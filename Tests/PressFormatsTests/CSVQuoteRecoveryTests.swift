@@ -1,4 +1,4 @@
-// Issue 15, item 1: an unterminated CSV quote swallowed the rest of the file. RFC 4180 lets a
+// An unterminated CSV quote swallowed the rest of the file. RFC 4180 lets a
 // quoted field run over line breaks, so the reader gathers lines while a quote is open; when the
 // quote is still open at the end of the input, or after `CSVReader.maximumQuotedLines` lines or
 // `maximumQuotedBytes` bytes, only the row where it opened is rejected and reading resumes at the
@@ -8,10 +8,10 @@ import PressCore
 @testable import PressFormats
 
 @Suite struct CSVQuoteRecoveryTests {
-    /// The issue's reproduction: header `session,t,phase,x,y,control`, row 2 `c0,0,began,1,1,"oops`,
+    /// The reported reproduction: header `session,t,phase,x,y,control`, row 2 `c0,0,began,1,1,"oops`,
     /// then 1,000 valid sessions of two rows each. Before the fix: one 2,001-row reject, nothing
     /// else. Now: exactly one reject (line 2, its own text) and all 2,000 records.
-    @Test func theIssuesReproductionKeepsEveryValidSession() throws {
+    @Test func theReportedReproductionKeepsEveryValidSession() throws {
         var text = "session,t,phase,x,y,control\nc0,0,began,1,1,\"oops\n"
         for k in 1...1000 { text += "s\(k),\(k),began,1,1,\ns\(k),\(k).5,ended,1,1,\n" }
         let items = try readCSV(text)

@@ -26,6 +26,29 @@ import PressCore
         #expect(text.contains(#""safe_area":null"#) && text.contains(#""curve":[0.2,-0.5,0.8,1.5]"#))
     }
 
+    // Feedback and the SwiftUI spring: read as written, errors naming the field.
+    @Test func feedbackFields() throws {
+        let c = try ConfigurationJSON.parse(#"""
+            {"name":"dim","base":"spring-press","feedback":{"kind":"opacity","content":"#FF0000","background":"000000"},
+             "pressed_scale":0,"press_animation":{"kind":"swiftui-spring","response":0.3,"damping_fraction":0.7}}
+            """#)
+        #expect(c.animation.feedback == .opacity(content: RGB8(red: 255, green: 0, blue: 0), background: RGB8(red: 0, green: 0, blue: 0)))
+        #expect(c.animation.pressedScale == 0)
+        #expect(c.animation.press == .swiftUISpring(response: 0.3, dampingFraction: 0.7))
+        // A scale of 0 is still refused; a colour must be #rrggbb.
+        #expect(error(#"{"name":"x","base":"spring-press","pressed_scale":0}"#)?.field == "pressed_scale")
+        #expect(error(##"{"name":"x","base":"spring-press","feedback":{"kind":"color","from":"#fff","to":"#000000"}}"##)?.field
+                == "feedback.from")
+        #expect(error(#"{"name":"x","base":"spring-press","feedback":{"kind":"glow"}}"#)?.field == "feedback.kind")
+        #expect(error(#"{"name":"x","base":"longpress-safe-area","coalesces_simultaneous_updates":true}"#)?.field
+                == "coalesces_simultaneous_updates")
+        // A UIView animation of duration 0 is an immediate change; a Core Animation one needs a duration.
+        #expect(try ConfigurationJSON.parse(#"{"name":"x","base":"spring-press","press_animation":{"kind":"uiview-curve","duration":0}}"#)
+                .animation.press == .uiViewCurve(duration: 0, curve: .easeInEaseOut))
+        #expect(error(#"{"name":"x","base":"spring-press","press_animation":{"kind":"ca-basic","duration":0}}"#)?.field
+                == "press_animation.duration")
+    }
+
     // A record starting from a preset: only the given fields change. spring-press with a softer
     // scale and the iPad margin.
     @Test func baseAndOverrides() throws {
@@ -150,10 +173,13 @@ import PressCore
             .deletingLastPathComponent().appendingPathComponent("docs/configurations.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 9)
         let parsed = try blocks.map { try ConfigurationJSON.parse($0) }
-        #expect(Array(parsed.prefix(3)) == PressConfiguration.presets)
+        guard parsed.count == 9 else { return }
+        // The reference's three, the user example, then the five press styles.
+        #expect(Array(parsed.prefix(3)) == Array(PressConfiguration.presets.prefix(3)))
         #expect(parsed[3].name == "soft-press" && parsed[3].animation.pressedScale == 0.97)
+        #expect(Array(parsed.suffix(5)) == Array(PressConfiguration.presets.suffix(5)))
         for preset in PressConfiguration.presets { #expect(text.contains("version `\(preset.version)`")) }
     }
 }

@@ -432,8 +432,8 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
         }
         // Splitting stops at the malformed cell: the names before it.
         #expect(CSVReader.splitHeader(Array(#"session,"t"x,phase"#.utf8)) == ["session", "t"])
-        // An unclosed quote: its own line is rejected and the next line read again (issue 15,
-        // item 1; it used to run to the end of the input as one reject).
+        // An unclosed quote: its own line is rejected and the next line read again
+        // (it used to run to the end of the input as one reject).
         guard case .success(let items) = readCSV(header + Array("\n\"a,1,began,1,2\nb,1,began,1,2\n".utf8)) else {
             Issue.record("unclosed quote failed"); return
         }

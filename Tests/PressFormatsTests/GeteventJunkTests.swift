@@ -1,4 +1,4 @@
-// Issue 15, item 7: a getevent line with junk before its `[` (a stray `0` pasted before the
+// A getevent line with junk before its `[` (a stray `0` pasted before the
 // timestamp, seen in a real recording) was rejected, and then the contact it began vanished
 // without a word, because the frames after it updated a protocol-B slot that had no contact. Now
 // the line is read (with a warning naming file:line) when the rest of it parses, and frames that

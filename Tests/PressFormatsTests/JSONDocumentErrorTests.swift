@@ -1,4 +1,4 @@
-// Issue 15, item 15: a truncated configuration file said "The operation could not be completed"
+// A truncated configuration file said "The operation could not be completed"
 // (Foundation's text for any JSONSerialization failure) with no line or column. Now the message
 // says what is wrong and where, in lines and columns of the file (both 1-based, columns in
 // bytes), counted here by hand from the texts below.
@@ -18,6 +18,25 @@ import Testing
             #expect(!e.message.contains("could not be completed"), "\(e.message)")
             #expect(e.message == "not valid JSON: expected a value at line 3, column 11 (the end of the text)", "\(e.message)")
         } catch { Issue.record("\(error)") }
+    }
+
+    /// A NaN (or Infinity) in a configuration said only "not valid JSON". Line 2 is
+    /// ` "base":"spring-press","pressed_scale":NaN}`: a space, `"base":` (7 bytes),
+    /// `"spring-press",` (15), `"pressed_scale":` (16), so NaN starts at column 1+7+15+16+1 = 40;
+    /// "-Infinity" after a string holding "NaN" is found past the string: `{"name":"NaN",` (14
+    /// bytes), `"base":"spring-press",` (22), `"pressed_scale":` (16), so column 53.
+    @Test func aNonFiniteNumberNamesTheLineAndColumn() {
+        for (text, expected) in [
+            ("{\"type\":\"config\",\"name\":\"n\",\n \"base\":\"spring-press\",\"pressed_scale\":NaN}", "NaN is not a JSON number (write a finite number) at line 2, column 40"),
+            ("{\"name\":\"NaN\",\"base\":\"spring-press\",\"pressed_scale\":-Infinity}", "-Infinity is not a JSON number (write a finite number) at line 1, column 53"),
+        ] {
+            do {
+                _ = try ConfigurationJSON.parseFile(text)
+                Issue.record("no error")
+            } catch let e as ConfigurationJSONError {
+                #expect(e.message == "not valid JSON: \(expected)", "\(e.message)")
+            } catch { Issue.record("\(error)") }
+        }
     }
 
     @Test func anUnclosedObjectNamesWhereItOpened() {

@@ -16,7 +16,7 @@ import PressCore
         do { _ = try SweepSpec.values(spec, part: "p=\(spec)"); return nil } catch { return error.description }
     }
 
-    // The three forms. 0.3:1.0:0.1 is eight values written as a person would (0.3, not
+    // The three forms of a --vary spec. 0.3:1.0:0.1 is eight values written as a person would (0.3, not
     // 0.30000000000000004); 0.2:0.6/9 is nine values 0.05 apart, both ends included.
     @Test func listsRangesAndCounts() throws {
         #expect(try numbers("0.9,0.95,0.97") == [0.9, 0.95, 0.97])

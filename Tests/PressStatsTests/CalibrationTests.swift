@@ -1,4 +1,4 @@
-// A/A calibration by simulation with users as the randomization unit (issue 14): heterogeneous
+// A/A calibration by simulation with users as the randomization unit: heterogeneous
 // users (Beta-distributed cancel chances with intra-user correlation 0.25, persistent latency
 // shifts), frame-quantized latencies, variants assigned per user. Each test counts how many of
 // many seeds call a difference significant at α = 0.05 and expects that count in the 99 % band of
@@ -7,7 +7,7 @@
 //   200 seeds:  3 … 19 (P(X < 3) = 0.0023, P(X > 19) = 0.0027);
 //   100 seeds:  0 … 11 (P(X > 11) = 0.0043).
 // A band that wide still fails an analysis that over-rejects like today's session-level one
-// (issue 14 measured 43 of 100), which the tests show on the same data.
+// (43 of 100 in an earlier measurement), which the tests show on the same data.
 import PressCore
 import Testing
 @testable import PressStats

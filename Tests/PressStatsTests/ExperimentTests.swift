@@ -29,8 +29,8 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
     //   stats.mannwhitneyu(latencyB, latencyA, alternative='two-sided', method='exact')
     // and, written out in python from the published formulas, Newcombe's method 10 (Wilson limits
     // with z = stats.norm.ppf(0.975)) and Katz's log interval of the relative difference,
-    // exp(ln(p_B/p_A) ± z √((1 − p_A)/(n_A p_A) + (1 − p_B)/(n_B p_B))) − 1 (changed on purpose in
-    // issue 15 item 16 from the linear delta-method interval, which can pass −100 %; statsmodels
+    // exp(ln(p_B/p_A) ± z √((1 − p_A)/(n_A p_A) + (1 − p_B)/(n_B p_B))) − 1 (changed on purpose
+    // from the linear delta-method interval, which can pass −100 %; statsmodels
     // 0.15 `confint_proportions_2indep(55, 1000, 30, 1000, method='log', compare='ratio')` agrees).
     static func report(correction: MultipleComparisonCorrection = .none) throws -> ExperimentReport {
         let a = arm("A", sessions: 1000, taps: 900, cancels: 30, feedback: latencyA)
@@ -158,7 +158,7 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         #expect(tap.verdict == .worse)            // fewer "taps" (approvals) under B
         #expect(tap.pairedCounts?.controlOnly == 150 && tap.pairedCounts?.treatmentOnly == 86)
         // Relative difference on the log scale with the covariance (a/n − p_A p_B)/n (changed on
-        // purpose in issue 15 item 16 from the linear interval): in numpy, SE(L) =
+        // purpose from the linear interval): in numpy, SE(L) =
         // √(Var_B/p_B² + Var_A/p_A² − 2 Cov/(p_A p_B)) = 0.01685499656158105 and
         // exp(ln(0.55/0.59) ± 1.959964·SE) − 1 = (−0.0980890103564212, −0.03648678196624746).
         expectClose(try #require(tap.relativeDifference), -0.0677966101694914, tolerance: 1e-12)

@@ -101,7 +101,7 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         #expect(r.warnings.contains { $0.message.hasPrefix("too few users: only 6 users have paired sessions") })
     }
 
-    // Issue 14's inconsistent p50 row, frame-quantized: A has 550 presses on frame 1 and 450 on
+    // An inconsistent p50 row, frame-quantized: A has 550 presses on frame 1 and 450 on
     // frame 2, B 450 and 550. numpy: medians 16.67 and 33.33 ms, Hodges–Lehmann shift (median of
     // the 10⁶ differences) 0; scipy mannwhitneyu(B, A, method='asymptotic', use_continuity=True):
     // p = 7.78645034230005e-06. The session-level row is a distribution-shift row: its verdict

@@ -51,7 +51,7 @@ struct MeanTests {
     }
 
     /// Relative difference of the means above, x̄_B/x̄_A − 1 = 7/3 − 1 = 4/3, on the log scale (changed
-    /// on purpose in issue 15 item 16; before, a linear interval that could pass −100 %): in numpy,
+    /// on purpose; before, a linear interval that could pass −100 %): in numpy,
     /// SE(L) = √(Var(x̄_B)/x̄_B² + Var(x̄_A)/x̄_A²) = √((14/6)/7² + (2.5/5)/3²) = 0.3212080372198105
     /// and exp(ln(7/3) ± 1.959964·SE) − 1 = (0.24326586058811522, 3.379147386761671).
     @Test("Mean comparison: relative difference by the delta method on the log scale (numpy)")

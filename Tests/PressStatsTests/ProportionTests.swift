@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Proportions")
 struct ProportionTests {
-    @Test("Wilson interval: 130/1000 → 0.110564 to 0.152268; 0/20 → 0 to 0.161125 (issue 7)")
-    func wilsonFromIssue() throws {
+    @Test("Wilson interval: 130/1000 → 0.110564 to 0.152268; 0/20 → 0 to 0.161125")
+    func wilsonPublishedExamples() throws {
         let a = try WilsonInterval(Proportion(successes: 130, trials: 1000))
         expectClose(a.interval.lower, 0.110564, tolerance: 5e-7)
         expectClose(a.interval.upper, 0.152268, tolerance: 5e-7)
@@ -109,7 +109,7 @@ struct ProportionTests {
     }
 
     /// 40/200 vs 60/200: the relative difference p_B/p_A − 1 = 0.5 with Katz's log interval
-    /// (changed on purpose in issue 15 item 16: before, a linear delta-method interval that could
+    /// (changed on purpose: before, a linear delta-method interval that could
     /// pass −100 %). SE(ln RR) = √((1 − 0.2)/(200·0.2) + (1 − 0.3)/(200·0.3)) = 0.17795130420052185
     /// and exp(ln 1.5 ± 1.959964·SE) − 1 = (0.05832446157032214, 1.1260020737510792), in numpy;
     /// statsmodels 0.15 `confint_proportions_2indep(60, 200, 40, 200, method='log',
@@ -130,7 +130,7 @@ struct ProportionTests {
                                          treatment: Proportion(successes: 0, trials: 10)).relativeDifference == nil)
     }
 
-    /// Issue 15 item 16: on a small demo the linear interval read `+76.5 % (−329.0, +482.0)`. The
+    /// On a small demo the linear interval read `+76.5 % (−329.0, +482.0)`. The
     /// log interval of any counts stays above −100 %: 2/30 against 1/30 (a very noisy ratio) gives
     /// (−95.2 %, +422 %) in numpy, exp(ln 0.5 ± 1.959964·√(28/60 + 29/30)) − 1 =
     /// (−0.952148523353493, 4.224499169520389); statsmodels' `confint_proportions_2indep(1, 30, 2,

@@ -32,7 +32,7 @@ extension SplitMix64 {
     }
 }
 
-/// The design of issue 14's A/A experiment, with knobs for effects.
+/// The design of the user-randomized A/A experiment, with knobs for effects.
 struct ClusteredDesign {
     var users = 300
     var pressesPerUser = 20

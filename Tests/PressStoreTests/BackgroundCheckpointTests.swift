@@ -5,6 +5,8 @@ import Foundation
 import Testing
 import PressCore
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 @Suite struct BackgroundCheckpointTests {
     /// The size of the file at `path`, bytes.

@@ -4,6 +4,9 @@ import PressCore
 import PressFormats
 import PressStats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
+@testable import PressAnalysis
 
 /// NDJSON text of a synthetic log.
 func syntheticLog(_ configuration: SyntheticLogConfiguration) throws -> String {
@@ -358,7 +361,7 @@ private func population(seed: UInt64, arm: SyntheticArm) throws -> [Int: UserCan
 }
 
 @Suite struct AAByUserTests {
-    // The A/A experiment of issue 14 at the store level, and a power check. Populations of 300
+    // The user-randomized A/A experiment at the store level, and a power check. Populations of 300
     // users × 20 presses come from the generator with per-user traits (a drag-off multiplier χ²₁
     // and a press-duration factor; docs/generator.md). Each is split into arms A and B by the
     // generator's own per-user bucketing (`SyntheticSessionGenerator.userArm`, what

@@ -5,6 +5,8 @@ import CSQLite
 import Testing
 import PressCore
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 @Suite struct FreshResultsInsertTests {
     /// A result row for session `id` under version `version`.

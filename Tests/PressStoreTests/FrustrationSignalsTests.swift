@@ -5,6 +5,8 @@ import Foundation
 import Testing
 import PressCore
 @testable import PressStore
+@testable import PressIngest
+@testable import PressAnalysis
 
 /// One stored press with its result under `config` (the session's own unless `counterfactual`).
 struct Press {

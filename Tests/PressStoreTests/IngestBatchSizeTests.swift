@@ -5,6 +5,7 @@ import Testing
 import PressCore
 import PressFormats
 @testable import PressStore
+@testable import PressIngest
 
 @Suite struct IngestBatchSizeTests {
     /// A store whose largest `sessions.id` is `largestID` (one stored session; the batch size

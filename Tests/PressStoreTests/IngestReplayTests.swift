@@ -3,6 +3,8 @@ import Testing
 import PressCore
 import PressFormats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 /// Ingest's replay of the sessions it stores (`IngestOptions.replayStoredSessions`) against
 /// `Replayer.replayMissing`, and the value lists it relies on.

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 import PressCore
 @testable import PressStore
+@testable import PressIngest
 
 private func samples(_ ts: [Double], x: Double = 1, last: TouchPhase = .ended) -> [TouchSample] {
     ts.enumerated().map { i, t in
@@ -18,7 +19,7 @@ private func samples(_ ts: [Double], x: Double = 1, last: TouchPhase = .ended) -
         #expect(IngestRules.orphanSample(late, pendingToResume: false, stored: nil) == .notStarted)
     }
 
-    // Issue 15 item 3: the samples of a stored session read again (a rotated log's second half
+    // The samples of a stored session read again (a rotated log's second half
     // ingested twice) repeat it, bit for bit, wherever the search starts; another sample, or the
     // same one with another bit (−0.0 for 0.0), comes after its end.
     @Test func aSampleOfAStoredSessionReadAgainIsADuplicate() {
@@ -34,7 +35,7 @@ private func samples(_ ts: [Double], x: Double = 1, last: TouchPhase = .ended) -
         #expect(IngestRules.orphanSample(stored[1], pendingToResume: true, stored: stored) == .resumePending)
     }
 
-    // Issue 15 item 10: a session whose duration in milliseconds overflows (each time finite).
+    // A session whose duration in milliseconds overflows (each time finite).
     @Test func aCompletedSessionWithoutAFiniteDurationIsRejected() {
         #expect(IngestRules.completed(samples([-1.7e308, 1.7e308]), startedOver: nil) == .durationNotFinite)
         #expect(IngestRules.completed(samples([0, 1e306]), startedOver: nil) == .durationNotFinite)  // 1e309 ms

@@ -6,6 +6,8 @@ import PressCore
 import PressFormats
 import PressStats
 @testable import PressStore
+@testable import PressIngest
+@testable import PressAnalysis
 
 /// Runs `text` (NDJSON) through a stream replay; returns the lines by type and the rejects.
 private func streamReplay(_ text: String, name: String = "s.ndjson", target: PressConfiguration? = nil,

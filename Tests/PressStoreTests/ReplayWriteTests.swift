@@ -4,6 +4,8 @@ import Testing
 import PressCore
 import PressFormats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 /// What a replay writes to `results` when rows for the same configuration version are already
 /// there (`Store.insertResult`'s upsert), and the connection it leaves behind.

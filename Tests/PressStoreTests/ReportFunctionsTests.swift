@@ -1,6 +1,7 @@
 import CSQLite
 import Testing
 @testable import PressStore
+@testable import PressAnalysis
 
 /// Runs `sql` on a fresh in-memory connection with the report functions and returns the first
 /// column of the first row (nil for NULL).
@@ -20,7 +21,7 @@ private func scalar(_ sql: String) throws -> Double? {
 private struct SQLFunctionError: Error { var message: String }
 
 @Suite struct ReportFunctionsTests {
-    // Published Wilson 95 % intervals (the report issue's examples; also in Newcombe 1998):
+    // Published Wilson 95 % intervals (Newcombe 1998):
     // 130/1000 → 0.110564 to 0.152268; 0/20 → 0 to 0.161125.
     @Test func wilsonMatchesPublishedIntervals() throws {
         #expect(abs(try #require(try scalar("SELECT wilson_low(130, 1000)")) - 0.110564) < 1e-6)
@@ -44,7 +45,7 @@ private struct SQLFunctionError: Error { var message: String }
         #expect(throws: SQLFunctionError.self) { try scalar("SELECT percentile(v, 2) FROM \(values)") }
     }
 
-    // Issue 15 item 10: values with infinities. Before, any ±inf made the result NULL (NaN from
+    // Values with infinities. Before, any ±inf made the result NULL (NaN from
     // inf − inf, or from 0·inf at an exact order statistic). Type 7 read as the weighted mean
     // (1 − g)·x₍ⱼ₎ + g·x₍ⱼ₊₁₎ (h = (n − 1)·f, j = ⌊h⌋, g = h − j; a term of weight 0 left out)
     // is the usual a + g·(b − a) for finite values and defined with infinities; the values

@@ -4,6 +4,8 @@ import PressCore
 import PressFormats
 import PressStats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 func temporaryDatabasePath() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pressdb-store-\(UUID().uuidString)")
@@ -55,16 +57,48 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
-        // Version 8: migrations/0008_results_without_config_index.sql (issue 20) drops
-        // results_by_config, after 0007_sessions_without_variant_index.sql (issue 20)
-        // sessions_by_variant, 0006_summary_cells.sql (issue 20) the maintained summary
-        // cells, 0005_touch_down_point.sql (issue 21) sessions.x0 and y0 and 0004_sweeps.sql
-        // (issue 18) the sweeps table.
-        #expect(try db.userVersion == 8)
+        // Version 9: migrations/0009_display_profiles.sql the `displays` table (and the display
+        // attribute and photon latencies).
+        // Version 8: migrations/0008_results_without_config_index.sql drops
+        // results_by_config, after 0007_sessions_without_variant_index.sql
+        // sessions_by_variant, 0006_summary_cells.sql the maintained summary
+        // cells, 0005_touch_down_point.sql sessions.x0 and y0 and 0004_sweeps.sql
+        // the sweeps table.
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
-        #expect(tables == "config_records,configs,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,summary_cells,summary_latencies,summary_state,sweeps")
+        #expect(tables == "config_records,configs,displays,pending,press_sequences,rejects,result_events,results,session_results,sessions,sources,summary_cells,summary_latencies,summary_state,sweeps")
+    }
+
+    // Version 9 gives results stored before it the default profile's photon latencies, from
+    // their stored milliseconds (docs/press-model.md §6), by hand: feedback on frame 2 at 60 Hz,
+    // 33.333333 ms → 1/240 s (half a 120 Hz sampling period) + 1/120 s (half a 60 Hz frame) +
+    // 2/60 s + 1/60 s (one pipeline frame) = 62.5 ms; an action 300 ms after the lift lands on
+    // frame 18 (0.3 s): 12.5 + 300 + 16.666667 = 329.166667 ms; a press never seen stays NULL.
+    @Test func version9GivesOldResultsTheirPhotonLatencies() throws {
+        let path = try temporaryDatabasePath()
+        do {
+            let db = try Schema.open(path: path, migrations: Array(try Schema.embedded().prefix(8)))
+            try db.execute("""
+                INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('a', 1, 2, 0, 'ended', x'', 'A');
+                INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('b', 3, 4, 0, 'ended', x'', 'A');
+                INSERT INTO results(session_id, config, config_version, counterfactual, outcome, action_fired, feedback_latency_ms,
+                                    action_latency_ms, duration_ms, max_travel_pt, press_depth, release_jump_pt)
+                VALUES (1, 'expand-delayed-click', 'v1', 0, 'tap', 1, 33.333333, 300, 120, 2.5, 0.75, 0.5),
+                       (2, 'spring-press', 'v1', 0, 'cancel', 0, NULL, NULL, 120, 2.5, 0, 0)
+                """)
+        }
+        let db = try Schema.open(path: path)
+        #expect(try db.userVersion == 9)
+        let s = try db.prepare("SELECT feedback_photon_ms, action_photon_ms FROM results ORDER BY session_id")
+        #expect(try s.step())
+        #expect(s.double(0) == 62.5 && s.double(1) == 329.166667)
+        #expect(try s.step())
+        #expect(s.optionalDouble(0) == nil && s.optionalDouble(1) == nil)
+        // The migration's update is pressdb's own: the cells are not marked as outside-written.
+        #expect(try db.prepare("SELECT outside_writes FROM summary_state").scalarInt() == 0)
+        #expect(try db.prepare("SELECT display FROM session_results LIMIT 1").scalarText() == nil)
     }
 
     // Version 7 drops sessions_by_variant and keeps every row; a database made with SQLite's
@@ -82,7 +116,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             try db.execute("INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('old', 1, 2, 0, 'ended', x'', 'B')")
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 8)
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_variant'").scalarInt() == 0)
         #expect(try db.prepare("SELECT session || ':' || variant FROM sessions WHERE variant = 'B'").scalarText() == "old:B")
         #expect(try db.prepare("PRAGMA page_size").scalarInt() == 4096)
@@ -104,7 +138,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
                 """)
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 8)
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'results_by_config'").scalarInt() == 0)
         #expect(try db.prepare("SELECT config || ':' || config_version || ':' || outcome || ':' || duration_ms FROM results WHERE session_id = 1")
             .scalarText() == "spring-press:v1:tap:120.0")
@@ -120,7 +154,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 8)
+        #expect(try db.userVersion == 9)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         // Its samples BLOB is empty: no touch-down point to fill in.
         #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
@@ -164,13 +198,14 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         do {
             let db = try Database(path: path)
-            try db.execute("CREATE TABLE future(x); PRAGMA user_version = 99")
+            // A newer pressdb marks its files as every pressdb does (an unmarked one is foreign).
+            try db.execute("CREATE TABLE future(x); PRAGMA user_version = 99; PRAGMA application_id = \(Schema.applicationID)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 8) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 9) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -271,7 +306,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(try store.sessions().all()[0].samples.last?.t == 10.1)
         #expect(try store.sessionCount() == 1)
         // The reject's raw text is the record that completed the conflicting session, as read
-        // (it was the whole session written back as NDJSON before issue 13).
+        // (it was the whole session written back as NDJSON at first).
         let raw = try store.db.prepare("SELECT raw FROM rejects").scalarText() ?? ""
         #expect(raw == #"{"session":"tap","t":10.2,"phase":"ended","x":101,"y":201}"#)
         #expect(conflict.firstRejects.first?.reason.contains("session \"tap\" conflicts with a stored session") == true)

@@ -6,9 +6,12 @@ import PressCore
 import PressFormats
 import PressStats
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
+@testable import PressAnalysis
 
 @Suite struct ResultEventTableTests {
-    // The table gives every stored result the events the view gives it: results of the three
+    // The table gives every stored result the events the view gives it: results of the
     // presets on synthetic sessions (taps, cancels of every reason, scroll-aborts, false actions,
     // unseen presses all occur).
     @Test func agreesWithTheViewOnStoredResults() throws {
@@ -33,7 +36,7 @@ import PressStats
                 if table.contains(r, e) { seen.insert(e) }
             }
         }
-        #expect(rows == 2400)
+        #expect(rows == 800 * PressConfiguration.presets.count)
         #expect(seen == Set(SessionEvent.outcomeEvents))
     }
 

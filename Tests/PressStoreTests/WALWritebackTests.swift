@@ -3,6 +3,8 @@
 import Foundation
 import Testing
 @testable import PressStore
+@testable import PressSQLite
+@testable import PressIngest
 
 @Suite struct WALWritebackTests {
     // SQLite's WAL is the database's name with "-wal" appended (sqlite.org/wal.html, "the WAL

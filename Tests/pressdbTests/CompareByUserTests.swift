@@ -22,7 +22,7 @@ private func expectClose(_ x: Double, _ y: Double, _ what: String, relative: Dou
     #expect(abs(x - y) <= relative * max(abs(y), 1e-300), "\(what): \(x) against \(y)")
 }
 
-/// The user-randomized A/A log of issue 14: 300 users × 20 presses (`generate -n 6000`), variants
+/// A user-randomized A/A log: 300 users × 20 presses (`generate -n 6000`), variants
 /// assigned per user with persistent finger traits, both arms spring-press. Seed 5.
 private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=spring-press,B=spring-press"]
 
@@ -148,7 +148,7 @@ private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=sprin
     // 0.6070319230054979; Newcombe's method 10 from the Wilson limits, (−0.011695237735192423,
     // 0.006868538752654963); the relative interval by Katz's log method (statsmodels
     // `confint_proportions_2indep(98, 2960, 108, 3040, method='log', compare='ratio')`: ratio
-    // (0.7123345495220837, 1.2192264524261407)) — the last changed on purpose (issue 15 item 16).
+    // (0.7123345495220837, 1.2192264524261407)) — the last changed on purpose (a log-scale interval).
     @Test func sessionUnitGivesTheSessionLevelTests() throws {
         let rows = try jsonRows(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "cancel_rate", "--format", "json",
                                                 "--unit", "session"]))

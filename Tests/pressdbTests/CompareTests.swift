@@ -84,7 +84,8 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
         let header = csv[0].split(separator: ",").map(String.init)
         #expect(header == ["metric", "a", "a_low", "a_high", "b", "b_low", "b_high", "diff", "diff_low", "diff_high",
                            "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b",
-                           "unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential"])
+                           "unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential",
+                           "perceptible"])
         #expect(csv.count == json.count + 1)
         for (i, line) in csv.dropFirst().enumerated() {
             // Test names hold no comma or quote, so a plain split reads the line back.

@@ -20,7 +20,7 @@ import Testing
 
         let list = try Binary.run(["configs", "--db", db, "--format", "csv"]).stdout
         let row = try #require(list.split(separator: "\n").first { $0.hasPrefix("soft-press,") })
-        #expect(row.contains(",stored,1,control,0.97,"))
+        #expect(row.contains(",stored,1,control,scale,0.97,"))
         let show = try Binary.run(["config", "show", "soft-press", "--db", db])
         #expect(show.stdout.contains(#""pressed_scale":0.97"#) && show.stdout.contains(#""name":"soft-press""#))
 

@@ -1,4 +1,4 @@
-// Issue 15 item 8: text from input (session ids, variants, rejected lines) never reaches a
+// Text from input (session ids, variants, rejected lines) never reaches a
 // terminal as control characters. Terminal tables and Markdown show them visibly (U+2400 control
 // pictures); CSV keeps the exact text in a quoted field; JSON escapes it (\u001b). The hostile
 // texts are the tester's: a screen clear `ESC[2J` and a window-title change `ESC]0;…BEL`.

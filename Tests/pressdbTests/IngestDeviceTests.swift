@@ -4,6 +4,7 @@ import Foundation
 import PressStore
 import PressTestSupport
 import Testing
+import PressSQLite
 
 /// The shared recordings (PressTestSupport's `SharedData`: `../shared/data` beside the package
 /// root, never copied into the repository).

@@ -32,9 +32,9 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
 @Suite struct OptionDeclarationTests {
     /// The options of each command, in help order, as the README and docs/*.md name them.
     static let documentedOptions: [String: [String]] = [
-        "demo": ["db", "sessions", "seed", "html", "quiet"],
+        "demo": ["db", "sessions", "seed", "html", "presets", "quiet"],
         "ingest": ["db", "format", "config", "container", "abs-range", "screen", "px-per-pt", "layout", "columns", "time-unit", "phase-names", "reorder-window", "check", "strict", "quiet"],
-        "replay": ["db", "as", "session", "missing", "config", "refresh-rate", "density", "format", "input", "input-format",
+        "replay": ["db", "as", "session", "missing", "config", "display", "refresh-rate", "density", "format", "input", "input-format",
                    "container", "rejects", "origins", "quiet", "wide", "columns", "explain"],
         "aggregate": ["db", "as", "out"],
         "merge": ["out"],
@@ -42,15 +42,16 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
                    "cancel-retry-window", "unseen-retry-window", "reports", "list", "from", "format", "out",
                    "wide", "columns", "full", "explain"],
         "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "unit", "sequential", "tuning", "mde",
-                    "from", "where", "rage-count", "rage-span", "rage-radius", "cancel-retry-window", "unseen-retry-window",
+                    "from", "jnd", "where", "rage-count", "rage-span", "rage-radius", "cancel-retry-window", "unseen-retry-window",
                     "format", "out", "wide", "columns", "explain"],
         "configs": ["db", "format", "wide", "columns", "explain"],
         "config": ["db", "quiet"],
+        "displays": ["db", "format", "quiet", "wide", "columns", "explain"],
         "generate": ["sessions", "seed", "variants", "split", "assign", "containers", "format", "rate", "effect", "retry"],
         "completions": [],
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
-        "sweep": ["db", "base", "vary", "sample", "seed", "where", "objective", "weights", "top", "jobs", "show",
+        "sweep": ["db", "base", "vary", "sample", "seed", "where", "objective", "display", "weights", "top", "jobs", "show",
                   "export-config", "format", "out", "wide", "columns", "explain", "quiet"],
     ]
 

@@ -154,7 +154,7 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
 }
 
 @Suite struct ReplayCommandTests {
-    // Issue 4's "done when": ingest a log, then `pressdb replay --format json` gives every
+    // End to end: ingest a log, then `pressdb replay --format json` gives every
     // session's classification and latencies (exactly the documented keys, null where undefined).
     @Test func replayAfterIngestPrintsEverySession() throws {
         let dir = try Binary.temporaryDirectory()
@@ -171,7 +171,7 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
         #expect(rows.count == 2)
         let keys: Set<String> = ["session", "config", "variant", "outcome", "cancel_reason", "action_fired",
                                  "feedback_latency_ms", "action_latency_ms", "duration_ms", "max_travel_pt",
-                                 "press_depth", "release_jump_pt"]
+                                 "press_depth", "release_jump_pt", "feedback_photon_ms", "action_photon_ms"]
         for row in rows { #expect(Set(row.keys) == keys) }
         let tap = try #require(rows.first { $0["session"] as? String == "tap" })
         // The 100 ms tap on the default 44 pt control, spring-press, no container: seen on the

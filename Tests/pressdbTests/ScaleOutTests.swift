@@ -5,6 +5,7 @@ import Testing
 import PressCore
 import PressFormats
 @testable import PressStore
+@testable import PressSQLite
 
 /// The NDJSON lines of `text` as objects. Top-level numbers are read by pressdb's own scanner
 /// (Foundation's JSONSerialization on Linux can miss the nearest Double by an ulp): an Int when

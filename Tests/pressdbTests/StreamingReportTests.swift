@@ -1,4 +1,4 @@
-// Issue 15 item 9: reports stream their rows in bounded memory. A user report with endless rows
+// Reports stream their rows in bounded memory. A user report with endless rows
 // ends promptly and quietly under `| head` (a closed pipe is not an error) and, read to no end,
 // does not grow; `report sessions` holds no more memory for ten times the sessions.
 import Foundation

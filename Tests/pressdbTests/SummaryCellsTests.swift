@@ -7,6 +7,7 @@ import Testing
 import PressCore
 import PressTestSupport
 @testable import PressStore
+@testable import PressSQLite
 
 /// The report argument lists compared: every `--by`, filters on report keys, `--as`.
 private let reportArguments: [[String]] = [
@@ -153,7 +154,7 @@ private func log(_ dir: URL, _ name: String, sessions: Int, seed: Int, _ transfo
                                ("UPDATE sessions SET control = 'other' WHERE id % 13 = 0", true),
                                ("INSERT INTO results SELECT session_id, config, 'outside', counterfactual, outcome, cancel_reason, "
                                 + "action_fired, feedback_latency_ms, action_latency_ms, duration_ms, max_travel_pt, press_depth, "
-                                + "release_jump_pt FROM results LIMIT 3", false),
+                                + "release_jump_pt, feedback_photon_ms, action_photon_ms FROM results LIMIT 3", false),
                                ("DELETE FROM sessions WHERE id % 17 = 0", true)] {
             let report = ["report", "--db", db.path, "--format", "json", "--by", "control"]
             let before = try Binary.run(report)

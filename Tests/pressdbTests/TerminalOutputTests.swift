@@ -1,4 +1,4 @@
-// Issue 16: output people can read. In a 100-column terminal (a pseudo-terminal here) no table
+// Output people can read. In a 100-column terminal (a pseudo-terminal here) no table
 // of demo, report (every built-in report), compare (observed and paired), configs, replay or
 // report rejects is wider than 100 columns, and each says what it left out; long work shows its
 // progress on standard error.

@@ -55,18 +55,29 @@ public enum AnimationSpec: Hashable, Sendable {
                   duration: Double, options: LayerAnimationOptions)
     /// A `CABasicAnimation` added by hand: not additive.
     case caBasic(duration: Double, curve: TimingCurve, options: LayerAnimationOptions)
+    /// SwiftUI's `.spring(response:dampingFraction:)` (`Spring(response:dampingRatio:)`): mass 1,
+    /// k = (2π / response)², c = 4π · dampingFraction / response, starting at rest. Additive like
+    /// a UIView animation, which for springs of one shape is SwiftUI's retargeting "preserving
+    /// velocity" exactly (superposition); it ends at the spring's settling duration.
+    case swiftUISpring(response: Double, dampingFraction: Double)
 }
 
 /// A configuration's press feedback: the animation run when the button is pressed, the one run
-/// when it is released, and the scale the press animates to (0.95 shrinks by 5 %, 1.3 expands).
-/// The rest scale is 1.
+/// when it is released, the value the press animates to (0.95 shrinks by 5 %, 1.3 expands), and
+/// what that value is on screen (`feedback`: the scale, the content's opacity, or a colour).
+/// The rest value is 1.
 public struct PressAnimation: Hashable, Sendable {
     public var press: AnimationSpec
     public var release: AnimationSpec
-    /// The scale the press animation's target value is, e.g. 0.95.
+    /// The press animation's target value, e.g. 0.95: a scale, an opacity, or for `color` the
+    /// weight of the rest colour (0: fully the pressed colour).
     public var pressedScale: Double
-    public init(press: AnimationSpec, release: AnimationSpec, pressedScale: Double) {
+    /// What the value moves: `scale` unless said otherwise.
+    public var feedback: PressFeedback
+    public init(press: AnimationSpec, release: AnimationSpec, pressedScale: Double,
+                feedback: PressFeedback = .scale) {
         self.press = press; self.release = release; self.pressedScale = pressedScale
+        self.feedback = feedback
     }
 }
 

@@ -187,6 +187,8 @@ public struct ScaleTimeline: Sendable {
         case let .caBasic(duration, curve, _):
             try AnimationParameterError.check("duration", duration, duration > 0, "positive")
             return .curve(try curve.unitBezier())
+        case let .swiftUISpring(response, dampingFraction):
+            return .spring(try Spring(response: response, dampingRatio: dampingFraction, allowsOverdamping: true))
         }
     }
 
@@ -498,7 +500,7 @@ public final class ResolvedPressAnimation: Hashable, Sendable {
         self.animation = animation
         func options(_ spec: AnimationSpec) -> LayerAnimationOptions? {
             switch spec {
-            case .uiViewSpring, .uiViewCurve: return nil
+            case .uiViewSpring, .uiViewCurve, .swiftUISpring: return nil
             case let .caSpring(_, _, _, _, _, options), let .caBasic(_, _, options): return options
             }
         }
@@ -510,6 +512,14 @@ public final class ResolvedPressAnimation: Hashable, Sendable {
                 switch spec {
                 case let .uiViewSpring(duration, _, _), let .uiViewCurve(duration, _):
                     return .success(Step(shape: shape, duration: duration, key: nil, fromValue: nil, holdsAfterEnd: false))
+                case .swiftUISpring:
+                    // SwiftUI runs a spring until it settles: its settling duration (finite
+                    // unless undamped, which the check rejects).
+                    var settle = Double.infinity
+                    if case .spring(let spring) = shape { settle = spring.settlingDuration }
+                    try AnimationParameterError.check("dampingFraction", settle, settle.isFinite,
+                                                      "positive (an undamped spring never settles)")
+                    return .success(Step(shape: shape, duration: settle, key: nil, fromValue: nil, holdsAfterEnd: false))
                 case let .caSpring(_, _, _, _, duration, options), let .caBasic(duration, _, options):
                     if let from = options.fromValue {
                         try AnimationParameterError.check("fromValue", from, true, "finite")

@@ -60,6 +60,7 @@ public struct VisualMetrics: Hashable, Sendable {
         try AnimationParameterError.check("density", density, density > 0, "positive")
 
         let halfSize = max(width, height) / 2
+        let visibility = FeedbackVisibility(timeline.animation.feedback, halfSize: halfSize, density: density)
         let rest = ScaleTimeline.restScale
         let pressedChange = timeline.animation.pressedScale - rest
 
@@ -84,7 +85,7 @@ public struct VisualMetrics: Hashable, Sendable {
             let elapsed = Double(k) / refreshRate
             let frameTime = touchDown + elapsed
             let s = timeline.scale(at: frameTime)
-            if feedback == nil, abs(s - rest) * halfSize * density >= VisualMetrics.feedbackPixelThreshold {
+            if feedback == nil, visibility.isVisible(abs(s - rest)) {
                 feedback = elapsed
             }
             if pressedChange != 0 { depth = max(depth, (s - rest) / pressedChange) }
@@ -109,7 +110,7 @@ public struct VisualMetrics: Hashable, Sendable {
             if let b = bounds {
                 let largest = max(abs(b.lower - rest), abs(b.upper - rest))
                 let feedbackDecided = feedback != nil
-                    || largest * halfSize * density < VisualMetrics.feedbackPixelThreshold
+                    || !visibility.isVisible(largest)
                 let deepest = pressedChange > 0 ? (b.upper - rest) / pressedChange : (b.lower - rest) / pressedChange
                 // A depth of ±0 may still take the other zero's sign from a frame at rest.
                 let depthDecided = pressedChange == 0 || deepest < depth || (depth != 0 && deepest <= depth)
@@ -128,7 +129,7 @@ public struct VisualMetrics: Hashable, Sendable {
             attemptGap = min(2 * attemptGap, 4)
         }
 
-        self.init(feedbackLatency: feedback, releaseJump: jump * halfSize, pressDepth: depth)
+        self.init(feedbackLatency: feedback, releaseJump: jump * visibility.jumpUnit, pressDepth: depth)
     }
 
     /// The first frame k ≥ `k` (capped at `maximumFrames`) at which an event at `time` has

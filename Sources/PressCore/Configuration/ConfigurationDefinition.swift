@@ -20,11 +20,15 @@ extension PressConfiguration {
             o["retention_margin"] = .number(c.retentionMargin)
             o["press_events"] = .array(c.pressEvents.sorted().map { .string($0.rawValue) })
             o["release_events"] = .array(c.releaseEvents.sorted().map { .string($0.rawValue) })
+            // Written only when set, so the definitions (and versions) made before it stay the same.
+            if c.coalescesSimultaneousUpdates { o["coalesces_simultaneous_updates"] = .bool(true) }
         case .longPress(let l):
             o["minimum_press_duration"] = .number(l.minimumPressDuration)
             o["allowable_movement"] = .number(l.allowableMovement)
             o["safe_area"] = l.safeArea.map { .number($0) } ?? .null
         }
+        // `scale` is the default and not written, for the same reason.
+        if animation.feedback != .scale { o["feedback"] = animation.feedback.definition }
         return .object(o)
     }
 
@@ -58,6 +62,9 @@ extension AnimationSpec {
             o["duration"] = .number(duration)
             o["curve"] = curve.definition
             return .object(o)
+        case let .swiftUISpring(response, dampingFraction):
+            return .object(["kind": .string("swiftui-spring"), "response": .number(response),
+                            "damping_fraction": .number(dampingFraction)])
         }
     }
 }
@@ -95,5 +102,20 @@ extension LayerAnimationOptions {
     var definitionMembers: [String: CanonicalJSON] {
         ["key": .string(key), "from_value": fromValue.map { .number($0) } ?? .null,
          "fill_mode": .string(fillMode.rawValue), "removed_on_completion": .bool(isRemovedOnCompletion)]
+    }
+}
+
+extension PressFeedback {
+    /// The feedback as a JSON object with a `kind` (schema: docs/configurations.md): `scale`,
+    /// `opacity` with `content` and `background`, `color` with `from` and `to`, colours `#rrggbb`.
+    public var definition: CanonicalJSON {
+        switch self {
+        case .scale: return .object(["kind": .string("scale")])
+        case let .opacity(content, background):
+            return .object(["kind": .string("opacity"), "content": .string(content.hex),
+                            "background": .string(background.hex)])
+        case let .color(from, to):
+            return .object(["kind": .string("color"), "from": .string(from.hex), "to": .string(to.hex)])
+        }
     }
 }

@@ -56,8 +56,12 @@ extension PressConfiguration {
                                   pressedScale: 0.95),
         actionRule: .upInside, actionDelay: 0)
 
-    /// The built-in configurations, in the reference's order.
-    public static let presets: [PressConfiguration] = [.springPress, .expandDelayedClick, .longPressSafeArea]
+    /// The built-in configurations: the reference's three, then the five styles apps ship today
+    /// (PressStyles.swift). The replay digest replays the first three only.
+    public static let presets: [PressConfiguration] = [
+        .springPress, .expandDelayedClick, .longPressSafeArea,
+        .uiButtonSystem, .uiButtonConfiguration, .swiftUIButton, .swiftUIScaleStyle, .cellHighlight,
+    ]
 
     /// The built-in configuration with this name, or nil.
     public static func preset(named name: String) -> PressConfiguration? {

@@ -9,6 +9,11 @@ public struct ControlGesture: Hashable, Sendable {
     public var pressEvents: Set<ControlEvent>
     /// Control events whose target starts the release animation.
     public var releaseEvents: Set<ControlEvent>
+    /// The feedback follows a state that is rendered once per event (UIKit's `isHighlighted`
+    /// driving a button's look, SwiftUI's `isPressed`): a press and a release at the same instant
+    /// — a quick tap a scroll view held back and delivered at lift — show nothing. False for
+    /// target-action animations, which start at each event (docs/press-model.md).
+    public var coalescesSimultaneousUpdates: Bool
 
     /// UIControl's retention margin on iPhone: 70 pt on each side. Not documented by Apple;
     /// Texture's `ASControlNode` comment and community measurements (reference §2.1).
@@ -24,10 +29,12 @@ public struct ControlGesture: Hashable, Sendable {
 
     public init(retentionMargin: Double = ControlGesture.iPhoneRetentionMargin,
                 pressEvents: Set<ControlEvent> = ControlGesture.defaultPressEvents,
-                releaseEvents: Set<ControlEvent> = ControlGesture.defaultReleaseEvents) {
+                releaseEvents: Set<ControlEvent> = ControlGesture.defaultReleaseEvents,
+                coalescesSimultaneousUpdates: Bool = false) {
         self.retentionMargin = retentionMargin
         self.pressEvents = pressEvents
         self.releaseEvents = releaseEvents
+        self.coalescesSimultaneousUpdates = coalescesSimultaneousUpdates
     }
 }
 

@@ -139,6 +139,7 @@ public enum PressClassifier {
                                                     retentionMargin: control.retentionMargin, into: &events)
             controlEvents = events.controlEvents
             scaleEvents = events.scaleEvents
+            if control.coalescesSimultaneousUpdates { PressClassifier.coalesce(&scaleEvents) }
             deliveryTime = events.deliveryTime
             switch ending {
             case .touchUpInside: (outcome, cancelReason) = (.tap, nil)
@@ -184,6 +185,24 @@ public enum PressClassifier {
             touchDownTime: touch.touchDownTime, duration: touch.duration, maxTravel: touch.maxTravel,
             frame: frame, deliveryTime: deliveryTime, controlEvents: controlEvents,
             longPressStates: longPressStates, scaleEvents: scaleEvents)
+    }
+}
+
+extension PressClassifier {
+    /// Drops each press immediately followed by a release at the same instant (within the time
+    /// tolerance): a state set and cleared while handling one event is never rendered
+    /// (`ControlGesture.coalescesSimultaneousUpdates`).
+    static func coalesce(_ events: inout [TimedScaleEvent]) {
+        var i = 0
+        while i + 1 < events.count {
+            if events[i].event == .press, events[i + 1].event == .release,
+               abs(events[i + 1].time - events[i].time) <= GestureConventions.timeTolerance {
+                events.removeSubrange(i...(i + 1))
+                if i > 0 { i -= 1 }
+            } else {
+                i += 1
+            }
+        }
     }
 }
 

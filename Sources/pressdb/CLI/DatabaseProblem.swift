@@ -2,6 +2,7 @@
 // a full disk, a lock held too long, a file that is not a database. Other errors keep SQLite's
 // own text.
 import PressStore
+import PressSQLite
 
 enum DatabaseProblem {
     // SQLite primary result codes (sqlite.org/rescode.html).
@@ -49,7 +50,10 @@ enum DatabaseProblem {
         case corrupt, notADatabase:
             return "\(path) is not a pressdb database or is damaged (\(e.message))"
         default:
-            return "\(e)"
+            // SQLite's code and message, and the start of the statement at most: a migration's
+            // SQL runs to kilobytes and says nothing a user can act on.
+            let statement = e.sql.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            return "SQLite error \(e.code): \(e.message)" + (statement.isEmpty ? "" : " (while running: \(Terminal.cut(statement, to: 60)))")
         }
     }
 }

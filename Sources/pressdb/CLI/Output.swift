@@ -154,7 +154,10 @@ enum Render {
     // MARK: JSON
 
     /// A JSON string literal (`JSONText.string`: `"`, `\\` and control characters escaped).
-    static func jsonString(_ s: String) -> String { JSONText.string(s) }
+    static func jsonString(_ s: String) -> String {
+        // Characters a terminal acts on or reorders as \u escapes (`JSONText.escapingInvisible`).
+        String(decoding: JSONText.escapingInvisible(Array(JSONText.string(s).utf8)), as: UTF8.self)
+    }
 
     static func jsonValue(_ cell: Cell) -> String {
         switch cell {
@@ -203,8 +206,18 @@ enum Render {
 /// Writes `message` to standard error, a line at a time, with any control character in it
 /// other than the line breaks made visible (`Terminal.visible`): messages quote input (a rejected
 /// line's reason, a session id) and must not reach the terminal as escape sequences.
+///
+/// A run of more than `Terminal.nameColumns` × 4 bytes without a space — a name or value quoted
+/// from input, most likely — is cut (`Terminal.cut`): a 1 MB configuration name is not printed
+/// whole.
 func printError(_ message: String) {
-    let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { Terminal.visible(String($0)) }
+    func readable(_ line: Substring) -> String {
+        guard line.utf8.count > Terminal.nameColumns * 4 else { return String(line) }
+        return line.split(separator: " ", omittingEmptySubsequences: false)
+            .map { $0.utf8.count > Terminal.nameColumns * 4 ? Terminal.cut(String($0)) : String($0) }
+            .joined(separator: " ")
+    }
+    let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { Terminal.visible(readable($0)) }
     let text = lines.joined(separator: "\n")
     FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
 }

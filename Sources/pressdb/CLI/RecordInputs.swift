@@ -5,6 +5,7 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressIngest
 
 /// Reads touch logs and device recordings through an `Ingester`, one input after another, in
 /// the order given. Layout `{"type":"control"}` records of NDJSON inputs apply to the device

@@ -8,10 +8,16 @@ import Foundation
 
 /// Where a command's output goes: standard output, or `--out FILE` — written to a temporary file
 /// beside it and moved into place when complete, so a failed or interrupted command never leaves
-/// half a file.
+/// half a file. Only a regular file (or none) is replaced so: a character device or a FIFO is
+/// written into as the shell's `>` would (`/dev/null`, `/dev/stdout`, a named pipe), and a
+/// directory, block device or socket is refused. A symbolic link is followed: the file it points
+/// at is replaced (the link stays a link), or written into when it is a device or pipe
+/// (docs/guarantees.md, "Devices and pipes as --out").
 final class OutputSink {
     private let path: String?
     private var temporary: String?
+    /// Where the temporary file is moved to: `path` with its symbolic links followed.
+    private var destination: String?
     private var handle: FileHandle?
     private var pending: [UInt8] = []
     /// Pending bytes are written out beyond this.
@@ -29,8 +35,24 @@ final class OutputSink {
             }
         }
         self.path = path
-        let dir = (path as NSString).deletingLastPathComponent
-        let temp = (dir.isEmpty ? "." : dir) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        var st = stat()
+        if stat(path, &st) == 0 {
+            switch st.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFCHR, S_IFIFO:
+                // As `>` does: no temporary file, no rename; truncation means nothing to these.
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw CLIError.failure("cannot write --out \(path): \(String(cString: strerror(errno)))") }
+                handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+                return
+            case S_IFDIR: throw CLIError.usage("--out \(path) is a folder; give a file name")
+            default: throw CLIError.usage("--out \(path) is neither a regular file, a character device nor a pipe; give a file name")
+            }
+        }
+        let finalPath = Self.followingLinks(path)
+        destination = finalPath
+        let dir = (finalPath as NSString).deletingLastPathComponent
+        let temp = (dir.isEmpty ? "." : dir) + "/.\((finalPath as NSString).lastPathComponent).\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw CLIError.failure("cannot write --out \(path): \(String(cString: strerror(errno))) (does its folder exist and is it writable?)")
@@ -41,6 +63,23 @@ final class OutputSink {
 
     deinit {
         if let temporary { try? handle?.close(); unlink(temporary) }
+    }
+
+    /// `path` with every symbolic link in its last component followed (a link to a link, a
+    /// relative link read from the link's folder), so replacing the file keeps the link. A
+    /// dangling link gives the path it points at, which is then created. Stops after 40 links
+    /// (Linux's own limit, `ELOOP`).
+    static func followingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { return current }
+            let link = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+        }
+        return current
     }
 
     /// Queues `text`, writing when enough is pending.
@@ -66,10 +105,16 @@ final class OutputSink {
     /// Writes what is pending and, for `--out FILE`, moves the file into place.
     func finish() throws {
         try flush()
-        guard let path, let temporary else { return }
+        guard let path else { return }
+        guard let temporary, let destination else {
+            // A device or pipe: written already.
+            try handle?.close()
+            handle = nil
+            return
+        }
         try? handle?.close()
         handle = nil
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary, destination) == 0 else {
             throw CLIError.failure("cannot write --out \(path): \(String(cString: strerror(errno)))")
         }
         self.temporary = nil

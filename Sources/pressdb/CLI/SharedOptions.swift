@@ -7,6 +7,8 @@ import PressCore
 import PressFormats
 import PressStats
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 // MARK: - --db
 

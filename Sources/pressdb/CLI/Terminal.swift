@@ -94,6 +94,19 @@ enum Terminal {
         }
     }
 
+    /// The columns a name from input (a configuration, an arm, a file's text) keeps in a message:
+    /// enough to recognise it, short enough that the message stays readable.
+    static let nameColumns = 60
+
+    /// `text` cut to `width` columns (default `nameColumns`), ending "… (N bytes)" with the whole
+    /// text's size when cut; unchanged when it fits. Apply `visible` too before it reaches a
+    /// terminal.
+    static func cut(_ text: String, to width: Int = nameColumns) -> String {
+        guard text.utf8.count > width, columns(text) > width else { return text }
+        let note = "… (\(text.utf8.count) bytes)"
+        return prefix(text, columns: max(1, width - note.count)) + note
+    }
+
     /// The longest start of `text` that takes at most `width` columns.
     static func prefix(_ text: String, columns width: Int) -> String {
         var used = 0

@@ -3,6 +3,7 @@
 import Foundation
 import PressFormats
 import PressStore
+import PressAnalysis
 
 struct AggregateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

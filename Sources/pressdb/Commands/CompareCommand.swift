@@ -4,6 +4,7 @@
 import Foundation
 import PressStats
 import PressStore
+import PressAnalysis
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -98,6 +99,10 @@ struct CompareCommand: ParsableCommand {
     @Option(value: "PARTIAL", help: "Compare from a partial ('pressdb aggregate', 'pressdb merge') instead of the database",
             discussion: "Observed mode; --where on config, variant (and with --unit session on control, screen, app_version).")
     var from: String?
+    @Option(value: "MS", help: "The latency difference people can perceive, for the perceptible column",
+            discussion: "Default 69 ms, the just-noticeable difference of tapping latency (Deber et al., CHI 2015); docs/press-model.md §7 lists the others.",
+            rule: .positive)
+    var jnd = PerceptionThresholds.default.ms
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
     @Option(.rageCount) var rageCount: Int
     @Option(.rageSpan) var rageSpan: Double
@@ -166,7 +171,7 @@ struct CompareCommand: ParsableCommand {
                                                 signals: signals)
         }
 
-        let renderer = ComparisonRenderer(report: report, notes: notes)
+        let renderer = ComparisonRenderer(report: report.classifyingPerceptibility(threshold: jnd), notes: notes)
         let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))
         if format == .csv || format == .json || format == .ndjson {
             // Machine formats carry rows only: the notes and warnings go to standard error.

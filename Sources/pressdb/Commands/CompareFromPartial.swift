@@ -2,6 +2,7 @@
 // PressStats code path and renderer as from a database.
 import PressStats
 import PressStore
+import PressAnalysis
 
 extension CompareCommand {
     /// The observed report of arms `a` and `b` read from the partial at `path`
@@ -29,6 +30,8 @@ extension CompareCommand {
             if case .badFilter = e { throw CLIError.usage("\(e)") }
             let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
             throw CLIError.empty("\(e)\(filter)")
+        } catch let e as PartialError {
+            throw CLIError.failure("\(path): \(e.message)")
         } catch let e as StatsError {
             throw CLIError.failure("\(Self.describe(e))")
         }

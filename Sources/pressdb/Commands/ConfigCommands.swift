@@ -3,6 +3,7 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressIngest
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +33,8 @@ struct ConfigCommand: ParsableCommand {
         switch action {
         case "show":
             guard let c = catalog.resolve(target) else { throw unknownConfiguration(target, catalog) }
-            print(ConfigurationJSON.encode(c))
+            // A name may hold characters a terminal acts on: printed as \u escapes.
+            print(String(decoding: JSONText.escapingInvisible(Array(ConfigurationJSON.encode(c).utf8)), as: UTF8.self))
             return ExitCode.ok
         case "add":
             let text: String
@@ -85,7 +87,7 @@ struct ConfigsCommand: ParsableCommand {
         discussion: """
         One row per configuration name: its current version (a hash of its definition), where
         it comes from (preset or stored), how many versions are stored, its gesture model,
-        pressed scale, press and release animations, action rule and delay, and how many stored
+        feedback (scale, opacity or color), pressed value, press and release animations, action rule and delay, and how many stored
         sessions name it.
         """
     )
@@ -98,7 +100,7 @@ struct ConfigsCommand: ParsableCommand {
 
     /// The terminal table: name, use and animations first; the animations' text may be cut.
     static let presentation = TablePresentation(
-        key: ["name", "sessions", "gesture", "pressed_scale", "press_animation", "release_animation", "action",
+        key: ["name", "sessions", "gesture", "feedback", "pressed_scale", "press_animation", "release_animation", "action",
               "press_animation+", "release_animation+", "action_delay", "origin"],
         cut: ["press_animation": 14, "release_animation": 14])
 
@@ -108,6 +110,7 @@ struct ConfigsCommand: ParsableCommand {
         case let .uiViewCurve(d, curve): return "UIView \(Render.full(d)) s \(curveName(curve))"
         case let .caSpring(m, k, c, v, d, _): return "CASpring m \(Render.full(m)) k \(Render.full(k)) c \(Render.full(c)) v \(Render.full(v)), cut \(Render.full(d)) s"
         case let .caBasic(d, curve, _): return "CABasic \(Render.full(d)) s \(curveName(curve))"
+        case let .swiftUISpring(r, z): return "SwiftUI spring response \(Render.full(r)) s, ζ \(Render.full(z))"
         }
     }
 
@@ -131,14 +134,14 @@ struct ConfigsCommand: ParsableCommand {
         // Parameters are shown as given (they are definitions, not measurements).
         var table = ResultTable(columns: [
             Column("name"), Column("version"), Column("origin"), Column("versions", .integer), Column("gesture"),
-            Column("pressed_scale", .exact), Column("press_animation"), Column("release_animation"),
+            Column("feedback"), Column("pressed_scale", .exact), Column("press_animation"), Column("release_animation"),
             Column("action"), Column("action_delay", .exact), Column("sessions", .integer),
         ])
         for name in catalog.current.keys.sorted() {
             let (c, origin) = catalog.current[name]!
             table.rows.append([
                 .text(name), .text(c.version), .text(origin.rawValue), .int(try catalog.versions(name).count),
-                .text(c.gesture.name), .double(c.animation.pressedScale), .text(Self.animationName(c.animation.press)),
+                .text(c.gesture.name), .text(c.animation.feedback.name), .double(c.animation.pressedScale), .text(Self.animationName(c.animation.press)),
                 .text(Self.animationName(c.animation.release)), .text(c.actionRule.rawValue), .double(c.actionDelay),
                 .int(counts[name] ?? 0),
             ])

@@ -10,7 +10,8 @@ struct DemoCommand: ParsableCommand {
         discussion: """
         Generates a synthetic touch log (never real data: see 'pressdb generate --help') of
         20,000 sessions of 1,000 users split over three arms — A: spring-press,
-        B: longpress-safe-area, C: expand-delayed-click — each user assigned one arm and keeping
+        B: longpress-safe-area, C: expand-delayed-click, or one arm per preset given with
+        --presets (A, B, C, … in order; 'pressdb configs' lists them) — each user assigned one arm and keeping
         it, as an app's A/B test assigns users, and each with a finger of their own (how often
         they drag off a button, how long they press); a fifth of the presses likely to fail are
         pressed again ('generate --retry 0.2'), as people do. It ingests the log into a fresh database
@@ -33,6 +34,27 @@ struct DemoCommand: ParsableCommand {
     var sessions = 20_000
     @Option(value: "S", help: "Random seed of the generated log") var seed: UInt64 = 1
     @Option(value: "FILE", help: "Also write the summary report as an HTML page to FILE") var html: String?
+    @Option(value: "NAME,…", help: "The built-in presets to run as arms A, B, C, … (at least two)",
+            defaultDescription: Self.defaultPresets.joined(separator: ","))
+    var presets: String?
+
+    /// The demo's arms without --presets: A spring-press, B longpress-safe-area, C expand-delayed-click.
+    static let defaultPresets = ["spring-press", "longpress-safe-area", "expand-delayed-click"]
+
+    /// --presets as a list of preset names, checked: at least two, each a built-in preset, none twice.
+    func presetNames() throws -> [String] {
+        guard let presets else { return Self.defaultPresets }
+        let names = presets.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let known = PressConfiguration.presets.map(\.name)
+        for n in names where !known.contains(n) {
+            throw CLIError.usage("--presets: unknown preset '\(n)'; the built-in presets are "
+                                 + known.joined(separator: ", "))
+        }
+        guard names.count >= 2 else { throw CLIError.usage("--presets needs at least two presets (arms A and B), comma-separated") }
+        guard Set(names).count == names.count else { throw CLIError.usage("--presets names a preset twice") }
+        guard names.count <= 26 else { throw CLIError.usage("--presets: at most 26 arms (A to Z)") }
+        return names
+    }
     @Flag(.quiet) var quiet: Bool
 
     func run() throws -> Int32 {
@@ -52,10 +74,12 @@ struct DemoCommand: ParsableCommand {
         func say(_ s: String) { if !quiet { printError(s) } }
 
         // 1. A synthetic log, written beside the database so it can be looked at.
+        let names = try presetNames()
+        let arms = names.enumerated().map { "\(Character(UnicodeScalar(UInt8(65 + $0.offset))))=\($0.element)" }
         let started = Date()
         let generate = try GenerateCommand.parsed([
             "--sessions", String(sessions), "--seed", String(seed),
-            "--variants", "A=spring-press,B=longpress-safe-area,C=expand-delayed-click",
+            "--variants", arms.joined(separator: ","),
             "--retry", String(Self.retryProbability),
         ])
         let configuration = try generate.logConfiguration()
@@ -95,15 +119,15 @@ struct DemoCommand: ParsableCommand {
             say("demo: wrote the HTML report to \(html)")
         }
 
-        // 3. Compare arm B (longpress-safe-area) with arm A (spring-press), by user.
+        // 3. Compare arm B with arm A, by user.
         try emit("""
 
         Arm B against arm A (pressdb compare A B). The log assigned each user one variant, as an app's
         A/B test does, and a user's presses are alike, so compare analyses users: each user is one
         observation (the unit line below says so; --unit session would count every session as
-        independent and overstate the evidence). B runs longpress-safe-area and A spring-press, two
-        presets made to differ, so effects of 50 % and more are real here; compare still flags each
-        as a suspicious lift (Twyman's law: check an effect that large before believing it).
+        independent and overstate the evidence). B runs \(names[1]) and A \(names[0]), two
+        presets made to differ, so large effects are real here; compare still flags an effect of 50 %
+        or more as a suspicious lift (Twyman's law: check an effect that large before believing it).
 
 
         """)

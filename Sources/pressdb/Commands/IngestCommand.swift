@@ -4,6 +4,7 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressIngest
 
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

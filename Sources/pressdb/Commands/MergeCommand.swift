@@ -1,5 +1,6 @@
 // `pressdb merge`: partials → one partial (their sum).
 import PressStore
+import PressAnalysis
 
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -11,6 +11,7 @@ var commands: [any ParsableCommand.Type] {
         CompareCommand.self,
         ConfigsCommand.self,
         ConfigCommand.self,
+        DisplaysCommand.self,
         GenerateCommand.self,
         SpringCommand.self,
         SweepCommand.self,

@@ -3,6 +3,8 @@
 import Foundation
 import PressCore
 import PressStore
+import PressIngest
+import PressAnalysis
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,6 +53,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Only sessions that have no result under their own configuration yet.") var missing: Bool
     @Option(value: "NAME", help: "Configuration of sessions that name none")
     var config = PressConfiguration.springPress.name
+    @Option(name: "display", value: "NAME", help: "Replay every session on this display profile ('pressdb displays'), whatever it names",
+            discussion: "A counterfactual ('how would these presses look on ProMotion?'): printed, not stored.")
+    var displayName: String?
     @Option(value: "HZ", help: "Display refresh rate for the first visible frame, 1 to 1000",
             discussion: "Results on another display are printed, not stored.",
             rule: .within(1...1000, "must be from 1 to 1000 Hz"))
@@ -103,6 +108,7 @@ struct ReplayCommand: ParsableCommand {
     static let columns: [Column] = [
         "session", "config", "variant", "outcome", "cancel_reason", "action_fired", "feedback_latency_ms",
         "action_latency_ms", "duration_ms", "max_travel_pt", "press_depth", "release_jump_pt",
+        "feedback_photon_ms", "action_photon_ms",
     ].map { Column($0, .named($0)) }
 
     /// The terminal table reads as `report sessions` reads: that report's presentation
@@ -117,7 +123,8 @@ struct ReplayCommand: ParsableCommand {
         return [.text(s.session), .text(row.config), s.variant.map(Cell.text) ?? .null, .text(r.outcome.rawValue),
                 r.cancelReason.map { Cell.text($0.rawValue) } ?? .null, .bool(r.actionFired),
                 r.feedbackLatencyMs.map(Cell.double) ?? .null, r.actionLatencyMs.map(Cell.double) ?? .null,
-                .double(r.durationMs), .double(r.maxTravelPt), .double(r.pressDepth), .double(r.releaseJumpPt)]
+                .double(r.durationMs), .double(r.maxTravelPt), .double(r.pressDepth), .double(r.releaseJumpPt),
+                r.feedbackPhotonMs.map(Cell.double) ?? .null, r.actionPhotonMs.map(Cell.double) ?? .null]
     }
 
     /// Lines for standard error about what a replay did and what it could not do.
@@ -136,15 +143,28 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws -> Int32 {
         if let input { return try replayStream(input) }
-        let display = Display(refreshRate: refreshRate, density: density)
         guard database.exists else {
             throw database.missing
         }
         let store = try database.openStore()
         let catalog = try ConfigurationCatalog(store: store)
-        var options = ReplayOptions(display: display)
-        // Stored results are measured on the default display; another display is shown, not stored.
-        options.storesResults = display == Display()
+        var display = Display(refreshRate: refreshRate, density: density)
+        if let displayName {
+            guard let p = catalog.display(named: displayName) else {
+                throw CLIError.usage("--display: no display profile named '\(displayName)' (known: "
+                    + catalog.allDisplays.map(\.name).joined(separator: ", ") + "); add one with 'pressdb displays add FILE.json'")
+            }
+            display = p.display
+            // --refresh-rate and --density, when given too, change the profile's.
+            if $refreshRate.wasGiven { display.refreshRate = refreshRate }
+            if $density.wasGiven { display.density = density }
+        }
+        var options = ReplayOptions()
+        // Stored results are measured on each session's own display; another display is shown,
+        // not stored.
+        let counterfactualDisplay = displayName != nil || display != Display()
+        if counterfactualDisplay { options.displayOverride = display }
+        options.storesResults = !counterfactualDisplay
         guard catalog.resolve(config) != nil else { throw unknownConfiguration(config, catalog) }
         options.defaultConfig = config
         let replayer = Replayer(store: store, catalog: catalog, options: options)
@@ -188,8 +208,9 @@ struct ReplayCommand: ParsableCommand {
             var lines = Self.describe(summary)
             lines[0] += String(format: " in %.2f s", secs) + (target.map { " as \($0.name) (version \($0.version))" } ?? "")
             if !options.storesResults {
-                lines[0] += String(format: "; on a %g Hz, %g px/pt display: printed, not stored (stored results use 60 Hz, 3 px/pt)",
-                                   display.refreshRate, display.density)
+                lines[0] += (displayName.map { " on \($0)" } ?? "")
+                    + String(format: " (a %g Hz, %g px/pt display): printed, not stored (stored results use each session's own display)",
+                             display.refreshRate, display.density)
             }
             if summary.replayed == 0 && missing && summary.unknownConfigs.isEmpty {
                 lines[0] += "; every session already has its result"
@@ -208,7 +229,7 @@ func unknownConfiguration(_ name: String, _ catalog: ConfigurationCatalog, optio
 
 /// The same, given the names known.
 func unknownConfiguration(_ name: String, known: [String], option: String? = nil) -> CLIError {
-    CLIError.usage((option.map { "\($0): " } ?? "") + "no configuration named '\(name)' (known: \(known.sorted().joined(separator: ", "))); "
+    CLIError.usage((option.map { "\($0): " } ?? "") + "no configuration named '\(Terminal.cut(name))' (known: \(known.sorted().joined(separator: ", "))); "
         + "add one with 'pressdb config add FILE.json'")
 }
 

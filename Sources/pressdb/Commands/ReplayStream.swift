@@ -5,6 +5,7 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressIngest
 
 extension ReplayCommand {
     /// Reject messages printed on standard error before "… and N more".
@@ -20,6 +21,17 @@ extension ReplayCommand {
         }
         var replayOptions = ReplayOptions(display: Display(refreshRate: refreshRate, density: density), defaultConfig: config)
         if let container { replayOptions.defaultContainer = container }
+        if let displayName {
+            // A stream has no database: the built-in profiles only.
+            guard let p = DisplayProfile.builtIn(named: displayName) else {
+                throw CLIError.usage("--display: no built-in display profile named '\(displayName)' (known: "
+                    + DisplayProfile.builtIn.map(\.name).joined(separator: ", ") + "); with --input only those apply")
+            }
+            var d = p.display
+            if $refreshRate.wasGiven { d.refreshRate = refreshRate }
+            if $density.wasGiven { d.density = density }
+            replayOptions.displayOverride = d
+        }
         // --config and --container are given to sessions naming none, as ingest stores them.
         var options = IngestOptions()
         options.defaultConfig = $config.wasGiven ? config : nil
@@ -98,7 +110,8 @@ extension ReplayCommand {
     /// the stream there, quietly and with status 0, as for every command; another error with
     /// status 1.
     static func writeToStandardOutput(_ bytes: [UInt8]) {
-        do { try StandardOutput.write(bytes) } catch is StandardOutput.Closed {
+        // Texts from the log may hold characters a terminal acts on: \u escapes in the lines.
+        do { try StandardOutput.write(JSONText.escapingInvisible(bytes)) } catch is StandardOutput.Closed {
             exit(ExitCode.ok)
         } catch {
             printError("pressdb replay: \(error)")

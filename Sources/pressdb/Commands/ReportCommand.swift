@@ -2,6 +2,8 @@
 import Foundation
 import PressCharts
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -216,7 +218,7 @@ struct ReportCommand: ParsableCommand {
         }
         let name = self.name ?? "summary"
         guard let def = defs.first(where: { $0.name == name }) else {
-            throw CLIError.usage("no report named '\(name)'; available: \(defs.map(\.name).joined(separator: ", ")) ('pressdb report --list')")
+            throw CLIError.usage("no report named '\(Terminal.cut(name))'; available: \(defs.map(\.name).joined(separator: ", ")) ('pressdb report --list')")
         }
         var filter = ReportFilter()
         filter.by = by

@@ -5,6 +5,8 @@ import PressCore
 import PressFormats
 import PressStats
 import PressStore
+import PressIngest
+import PressAnalysis
 
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,6 +64,8 @@ struct SweepCommand: ParsableCommand {
     @Option(name: "objective", value: "NAME", help: "The metrics to trade off",
             defaultDescription: SweepObjective.defaults.map(\.name).joined(separator: ","))
     var objectives: [String]
+    @Option(name: "display", value: "NAME", help: "Sweep every session on this display profile ('pressdb displays') instead of its own")
+    var displayName: String?
     @Option(value: "NAME=W", help: "Weights of the objectives for --top") var weights: [Equality]
     @Option(value: "K", help: "Show the best K points by the weighted score", rule: .within(1...Int.max, "must be at least 1"))
     var top: Int?
@@ -125,6 +129,14 @@ struct SweepCommand: ParsableCommand {
         let weights = try top.map { _ in try Self.weights(self.weights, objectives: objectives) }
 
         var options = SweepOptions(jobs: jobs ?? SweepOptions.processors, equals: Equality.dictionary(filter))
+        options.profiles = catalog.displays
+        if let displayName {
+            guard let p = catalog.display(named: displayName) else {
+                throw CLIError.usage("--display: no display profile named '\(displayName)' (known: "
+                    + catalog.allDisplays.map(\.name).joined(separator: ", ") + "); add one with 'pressdb displays add FILE.json'")
+            }
+            options.displayOverride = p.display
+        }
         let configurations = planned.candidates.count + 1
         let progress = SweepProgress(enabled: !quiet && isatty(STDERR_FILENO) == 1, configurations: configurations)
         options.progress = { done, total in progress.show(done, total) }

@@ -6,6 +6,8 @@ import Foundation
 import PressCharts
 import PressCore
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 /// Where a page's numbers come from: printed at its top, so a saved page explains itself.
 struct ReportPageContext {
@@ -31,8 +33,9 @@ enum ReportPage {
     /// What each column of the summary report means (the terminal's names; `grp` is shown under
     /// the `--by` column's name).
     static func summaryColumnMeanings(groupName: String) -> [String: String] {
-        [
-            groupName: "The group: sessions with this \(groupName) (--by).",
+        // The group's entry is set last: a literal with it would hold "variant" twice under
+        // `--by variant`, and a dictionary literal with a repeated key traps.
+        var meanings = [
             "variant": "The A/B arm, when grouping by config and the log names a variant other than the configuration.",
             "sessions": "Replayed sessions in the group.",
             "taps": "Sessions ending in touchUpInside (control) or .ended (long press): the button was tapped.",
@@ -51,6 +54,8 @@ enum ReportPage {
             "action_p90_ms": "90th percentile of action latency (ms).",
             "release_jump_pt_max": "The largest instantaneous jump of the control’s edge caused by an animation starting, ending or being cut (points).",
         ]
+        meanings[groupName] = "The group: sessions with this \(groupName) (--by)."
+        return meanings
     }
 
     /// Groups per transposed table: more become further tables, so a page never scrolls sideways.

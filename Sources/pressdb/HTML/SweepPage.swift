@@ -8,6 +8,8 @@ import PressCore
 import PressFormats
 import PressStats
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 enum SweepPage {
     /// The most points whose typical-tap curves are drawn beside the base.

@@ -39,7 +39,7 @@ struct ComparisonRenderer {
                      "rel_diff", "rel_diff_low", "rel_diff_high", "p_value", "p_adjusted", "test", "verdict", "n_a", "n_b"]
         let paired = report.mode == .paired
         if paired { names += ["a_only", "b_only"] }
-        names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential"]
+        names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential", "perceptible"]
         var table = ResultTable(columns: names.map { Column($0) })
         for r in report.rows {
             var cells: [Cell] = [
@@ -53,17 +53,20 @@ struct ComparisonRenderer {
             if paired { cells += [r.pairedCounts.map { .int($0.controlOnly) } ?? .null, r.pairedCounts.map { .int($0.treatmentOnly) } ?? .null] }
             cells += [.text(r.unit.rawValue), .int(r.controlUnits), .int(r.treatmentUnits), Self.number(r.standardError),
                       Self.number(r.minimumDetectableEffect), Self.number(r.relativeMinimumDetectableEffect),
-                      r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential)]
+                      r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential),
+                      r.perceptible.map { .text($0.rawValue) } ?? .null]
             table.rows.append(cells)
         }
         return table
     }
 
     func markdown() -> String {
-        var out = "**\(title)**\n\n"
-        for n in notes + header { out += "- \(n.trimmingCharacters(in: .whitespaces))\n" }
+        // The arm names come from input: every text line goes through `Terminal.visible`, as in
+        // the terminal's form (Markdown is read as text too).
+        var out = "**\(Render.markdownText(title))**\n\n"
+        for n in notes + header { out += "- \(Terminal.visible(n.trimmingCharacters(in: .whitespaces)))\n" }
         out += "\n"
-        for w in report.warnings { out += "> **Warning:** \(w.message)\n>\n" }
+        for w in report.warnings { out += "> **Warning:** \(Terminal.visible(w.message))\n>\n" }
         if !report.warnings.isEmpty { out.removeLast(2); out += "\n\n" }
         return out + Render.markdown(Self.roundedTable(report))
     }
@@ -74,7 +77,7 @@ struct ComparisonRenderer {
     static func roundedTable(_ report: ExperimentReport) -> ResultTable {
         let machine = machineTable(report)
         var table = ResultTable(columns: machine.columns.map { c in
-            Column(c.name, ["metric", "test", "verdict"].contains(c.name) ? .text : .number(0))
+            Column(c.name, ["metric", "test", "verdict", "perceptible"].contains(c.name) ? .text : .number(0))
         })
         for (r, cells) in zip(report.rows, machine.rows) {
             table.rows.append(zip(machine.columns, cells).map { column, cell in
@@ -167,6 +170,11 @@ struct ComparisonRenderer {
                                  : "\(rates ? "Rates" : "Means") need p < α and their interval excluding 0.")
             }
         }
+        if let t = report.perceptionThreshold, latencies {
+            sentences.append("perceptible: yes when a latency difference's interval lies beyond ±\(NumberText.compact(t, maxDigits: 1)) ms"
+                + (t == PerceptionThresholds.default.ms ? ", the just-noticeable difference of tapping latency (Deber et al., CHI 2015)" : " (--jnd)")
+                + ", no when it lies within, unclear when it straddles.")
+        }
         if metrics.contains(where: { if case .rate = $0.kind { false } else { $0.rawValue.hasPrefix("feedback") } }) {
             sentences.append("Feedback latency covers the presses that were seen; presses never seen are counted by "
                 + "unseen_rate instead, so read the two together: an arm that stops hiding quick taps can look slower "
@@ -253,8 +261,10 @@ struct ComparisonRenderer {
                                                                                             : "p adjusted by Benjamini–Hochberg")]))
         }
         let planned = report.configuration.plannedEffect != nil
-        columns += [ShownColumn(name: "verdict"),
-                    ShownColumn(name: "mde", header: "MDE", alignsRight: true,
+        let perceptible = report.rows.contains { $0.perceptible != nil }
+        columns.append(ShownColumn(name: "verdict"))
+        if perceptible { columns.append(ShownColumn(name: "perceptible")) }
+        columns += [ShownColumn(name: "mde", header: "MDE", alignsRight: true,
                                 abbreviations: [("MDE", "minimum detectable effect at 80 % power")])]
         if planned { columns.append(ShownColumn(name: "units_needed", header: "\(unitWord)/arm for --mde", alignsRight: true)) }
         columns.append(ShownColumn(name: "test"))
@@ -270,7 +280,10 @@ struct ComparisonRenderer {
                          ShownCell(Self.pText(r.pValue))]
             if adjusted { cells.append(ShownCell(Self.pText(r.adjustedPValue))) }
             // The verdict's words are PressStats' own, the same in every format.
-            cells += [ShownCell(r.verdict.rawValue), ShownCell(Self.mdeText(r))]
+            // A latency difference below the threshold says so (`verdictText`).
+            cells.append(ShownCell(r.verdictText))
+            if perceptible { cells.append(ShownCell(r.perceptible?.rawValue ?? "–")) }
+            cells.append(ShownCell(Self.mdeText(r)))
             if planned { cells.append(ShownCell(r.unitsNeededPerArm.map(String.init) ?? "–")) }
             cells.append(ShownCell(r.test))
             return cells
@@ -281,7 +294,7 @@ struct ComparisonRenderer {
     /// Which of the terminal table's columns matter most, and what its legend says.
     var presentation: TablePresentation {
         TablePresentation(
-            key: ["metric", "diff", "verdict", report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "diff+",
+            key: ["metric", "diff", "verdict", report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "perceptible", "diff+",
                   "units_needed", "rel_diff", "a+", "b+", "rel_diff+", "p_value", "mde"])
     }
 
@@ -300,11 +313,13 @@ struct ComparisonRenderer {
     /// (`TerminalTable`), and how to read it.
     func terminal(_ options: TableOptions) throws -> String {
         let width = options.width
-        var out = TerminalTable.wrap(title, width: width)
-        for line in notes + header { out += TerminalTable.wrap("  " + line, width: width, indent: "    ") }
+        // The arm names in the title, notes and warnings come from input: made visible
+        // (`Terminal.visible`) before they are wrapped, and before any colour is added.
+        var out = TerminalTable.wrap(Terminal.visible(title), width: width)
+        for line in notes + header { out += TerminalTable.wrap("  " + Terminal.visible(line), width: width, indent: "    ") }
         for w in report.warnings {
             // Wrapped as plain text, then coloured: the escape codes take no columns.
-            let wrapped = TerminalTable.wrap("warning: " + w.message, width: width, indent: "  ")
+            let wrapped = TerminalTable.wrap("warning: " + Terminal.visible(w.message), width: width, indent: "  ")
             out += options.color ? "\u{1B}[1;31mwarning:\u{1B}[0m" + wrapped.dropFirst("warning:".count) : wrapped
         }
         out += "\n"
@@ -328,7 +343,7 @@ struct ComparisonRenderer {
                 return Difference(metric: r.metric.rawValue, estimate: r.difference * scale, lower: i.lower * scale,
                                   upper: i.upper * scale, preferred: r.metric.direction == .higherIsBetter ? .higher : .lower,
                                   significant: r.verdict == .better || r.verdict == .worse,
-                                  verdictText: r.verdict.rawValue)  // PressStats' words, as in the table
+                                  verdictText: r.verdictText)  // the words of the table
             }
         }
         let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)
@@ -350,11 +365,17 @@ struct ComparisonRenderer {
         let (columns, rows) = humanTable
         // With adjusted p-values shown, the unadjusted ones stay in CSV/JSON/Markdown: the page
         // keeps the MDE instead, and the table fits a 1280 px window.
-        let kept = columns.indices.filter { report.correction == .none || columns[$0].name != "p_value" }
+        // The verdict says when a latency difference is below perception; the perceptible column
+        // itself stays in the other forms, so the table fits.
+        let kept = columns.indices.filter {
+            (report.correction == .none || columns[$0].name != "p_value") && columns[$0].name != "perceptible"
+        }
         // A value over its interval, so the numbers never wrap.
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: kept.map { columns[$0].alignsRight ? .numeric(columns[$0].header) : .text(columns[$0].header) },
-                             rows: rows.map { row in kept.map { row[$0].full.replacingOccurrences(of: " (", with: "\n(") } }))
+                             rows: rows.map { row in kept.map {
+                                 row[$0].full.replacingOccurrences(of: " (", with: "\n(").replacingOccurrences(of: ", but ", with: ",\nbut ")
+                             } }))
         page.paragraph(footnote()
             + (kept.count < columns.count ? " Unadjusted p-values are in the CSV, JSON and Markdown forms." : ""))
         return page.render()

@@ -8,6 +8,7 @@
 //     -- table: footnote feedback_*, share_over_100ms: among the presses that were seen
 //     -- table: legend anchors from Kaaresoja et al. 2014
 import PressStore
+import PressAnalysis
 
 enum ReportPresentation {
     /// The presentation the `-- table:` lines of `sql` declare; `grp` in a column list stands

@@ -5,6 +5,8 @@ import Foundation
 import PressCore
 import PressFormats
 import PressStore
+import PressSQLite
+import PressAnalysis
 
 struct SweepRenderer {
     let report: SweepReport
@@ -68,6 +70,7 @@ struct SweepRenderer {
         "release_jump_pt_max": "jump_max_pt", "scroll_abort_rate": "abort", "scroll_aborts": "aborts",
         "false_actions": "false_act", "false_action_rate": "false_rate", "cancel_rate": "cancel", "tap_rate": "tap",
         "share_over_100ms": "over_100ms", "action_p50_ms": "act_p50_ms", "action_p90_ms": "act_p90_ms",
+        "feedback_photon_p90_ms": "photon_p90_ms", "share_photon_over_100ms": "photon_over_100",
     ]
 
     /// The report's style for a column, with jumps in points to 3 decimals (they are small).

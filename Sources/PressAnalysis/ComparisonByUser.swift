@@ -1,0 +1,392 @@
+// The arms of a comparison by user (`pressdb compare --unit user`): one `GROUP BY user` gives
+// each user's totals in an arm, and they are summed over the users — n, ΣX, ΣY, ΣX², ΣY², ΣXY of
+// every ratio metric (docs/compare.md, "What the store computes"); observed in Swift
+// (`UserArmSums.sums`, the same for a partial), paired in SQL. The per-user relation is the interface: any source of per-user totals with the
+// columns below (the sessions' results here; partial aggregates elsewhere, merged by user) builds
+// its arm through the same sums, so every by-user arm is built in one place.
+import PressCore
+import PressStats
+import PressSQLite
+import PressStore
+import PressIngest
+
+// MARK: - Observed arms
+
+/// Builds an observed arm by user (`UserArm`) from a per-user relation: a SELECT (or table) with
+/// one row per user of the arm and the columns `perUserColumns`.
+///
+///     let arm = try UserArmSums.arm("A", in: db, perUser: "SELECT … GROUP BY user", bindings: [.text("A")])
+public enum UserArmSums {
+    /// The per-user columns: `user`, `sessions` (the user's sessions in the arm), one per event
+    /// (`tap`, `cancel`, `scroll_abort`, `false_action`, `unseen_press`: the user's sessions with
+    /// it), and per latency `feedback_n`, `feedback_sum`, `action_n`, `action_sum` (the user's
+    /// non-NULL latencies and their sum, ms).
+    public static let perUserColumns = ["user", "sessions"] + SessionEvent.allCases.map(\.rawValue)
+        + LatencyKind.all.flatMap { ["\($0.rawValue)_n", "\($0.rawValue)_sum"] }
+
+    /// The per-user relation of the sessions `source` holds (rows with the `result_events` columns,
+    /// `user` and the latencies) that satisfy `condition`.
+    public static func perUserSQL(from source: String, where condition: String) -> String {
+        let events = SessionEvent.allCases.map { "coalesce(sum(\($0.column)), 0) AS \($0.rawValue)" }
+        let latencies = LatencyKind.all.map {
+            "count(\($0.column)) AS \($0.rawValue)_n, total(\($0.column)) AS \($0.rawValue)_sum"
+        }
+        return "SELECT user, count(*) AS sessions, " + (events + latencies).joined(separator: ", ")
+            + " FROM \(source) WHERE \(condition) GROUP BY user"
+    }
+
+    /// The sums over the users of `perUser`, one row: n, Σs, Σs²; per event Σe, Σe², Σs·e; per
+    /// latency the users with a value, Σn, Σn², ΣL, ΣL², Σn·L.
+    public static func sumsSQL(over perUser: String) -> String {
+        var columns = ["count(*)", "total(sessions)", "total(sessions * sessions)"]
+        for e in SessionEvent.allCases.map(\.rawValue) {
+            columns += ["total(\(e))", "total(\(e) * \(e))", "total(sessions * \(e))"]
+        }
+        for l in LatencyKind.all.map(\.rawValue) {
+            let n = "\(l)_n", y = "\(l)_sum"
+            columns += ["coalesce(sum(\(n) > 0), 0)", "total(\(n))", "total(\(n) * \(n))", "total(\(y))",
+                        "total(\(y) * \(y))", "total(\(n) * \(y))"]
+        }
+        return "SELECT " + columns.joined(separator: ", ") + " FROM (\(perUser))"
+    }
+
+    /// The histograms relation of one latency: `user`, `value` (ms), `count`, ordered by user.
+    public static func histogramSQL(from source: String, where condition: String, latency: LatencyKind) -> String {
+        let c = latency.column
+        return "SELECT user, \(c) AS value, count(*) AS count FROM \(source) WHERE (\(condition)) AND \(c) IS NOT NULL "
+            + "GROUP BY user, \(c) ORDER BY user, \(c)"
+    }
+
+    /// The arm whose users `perUser` lists, with `bindings` bound to both queries' parameters.
+    /// - Parameters:
+    ///   - histograms: per latency, its histogram relation (`histogramSQL`); nil when no percentile
+    ///     row is asked (the arm's histograms are then empty).
+    /// - Throws: `DatabaseError`; `StatsError` for a non-finite latency.
+    public static func arm(_ name: String, in db: Database, perUser: String, bindings: [SQLValue],
+                           histograms: [LatencyKind: String]? = nil) throws -> UserArm {
+        var read: [LatencyKind: [UnitHistogram]] = [:]
+        for (l, sql) in histograms ?? [:] { read[l] = try readHistograms(db, sql, bindings).map(\.histogram) }
+        return arm(name, sums: sums(try userTotals(db, perUser, bindings).map(\.totals)), histograms: read)
+    }
+
+    /// One user's totals in an arm, a row of the per-user relation: sessions, the sessions with
+    /// each event (`SessionEvent.allCases` order), and per latency (`LatencyKind.all` order) the
+    /// user's values and their sum (ms).
+    public struct UserTotals: Sendable, Equatable {
+        public var sessions: Int
+        public var events: [Int]
+        public var latencies: [(n: Int, sum: Double)]
+
+        public init(sessions: Int, events: [Int], latencies: [(n: Int, sum: Double)]) {
+            self.sessions = sessions; self.events = events; self.latencies = latencies
+        }
+
+        public static func == (a: UserTotals, b: UserTotals) -> Bool {
+            a.sessions == b.sessions && a.events == b.events && a.latencies.elementsEqual(b.latencies) { $0 == $1 }
+        }
+    }
+
+    /// The rows of the per-user relation `perUser`, ordered by user (SQL's BINARY order: the
+    /// UTF-8 bytes of the ids).
+    static func userTotals(_ db: Database, _ perUser: String, _ bindings: [SQLValue]) throws -> [(user: String, totals: UserTotals)] {
+        let columns = perUserColumns.joined(separator: ", ")
+        let s = try db.prepare("SELECT \(columns) FROM (\(perUser)) ORDER BY user")
+        s.bind(bindings)
+        let events = SessionEvent.allCases.count
+        var out: [(user: String, totals: UserTotals)] = []
+        while try s.step() {
+            out.append((s.text(0), UserTotals(sessions: s.int(1), events: (0..<events).map { s.int(Int32(2 + $0)) },
+                                              latencies: LatencyKind.all.indices.map { (s.int(Int32(2 + events + 2 * $0)), s.double(Int32(3 + events + 2 * $0))) })))
+        }
+        return out
+    }
+
+    /// The sum of a histogram's values (ascending `values`, each `counts` times), added one value
+    /// at a time in ascending order: the one way a user's latency total is computed from exact
+    /// values, so a database's and a partial's agree to the last bit.
+    public static func total(values: [Double], counts: [Int]) -> Double {
+        var sum = 0.0
+        for (v, c) in zip(values, counts) { for _ in 0..<c { sum += v } }
+        return sum
+    }
+
+    /// The sums over `users`, in `sumsSQL`'s column order, added user by user in the order given
+    /// (plain double addition, as SQLite's `total()` did before 3.43): in Swift rather than SQL so
+    /// the arithmetic is the same whatever SQLite is linked and wherever the totals come from.
+    public static func sums(_ users: [UserTotals]) -> [Double] {
+        func sum(_ f: (UserTotals) -> Double) -> Double { users.reduce(0) { $0 + f($1) } }
+        var v = [Double(users.count), sum { Double($0.sessions) }, sum { Double($0.sessions * $0.sessions) }]
+        for e in SessionEvent.allCases.indices {
+            v += [sum { Double($0.events[e]) }, sum { Double($0.events[e] * $0.events[e]) }, sum { Double($0.sessions * $0.events[e]) }]
+        }
+        for l in LatencyKind.all.indices {
+            v += [sum { $0.latencies[l].n > 0 ? 1 : 0 }, sum { Double($0.latencies[l].n) },
+                  sum { Double($0.latencies[l].n * $0.latencies[l].n) }, sum { $0.latencies[l].sum },
+                  sum { $0.latencies[l].sum * $0.latencies[l].sum }, sum { Double($0.latencies[l].n) * $0.latencies[l].sum }]
+        }
+        return v
+    }
+
+    /// The arm from the sums `sumsSQL` computes, in its column order: n, Σs, Σs²; per event (in
+    /// `SessionEvent.allCases` order) Σe, Σe², Σs·e; per latency (feedback, action) the users with a
+    /// value, Σn, Σn², ΣL, ΣL², Σn·L. The sums of disjoint sets of users add element by element, so
+    /// partial aggregates merge by adding these vectors before building the arm here.
+    public static func arm(_ name: String, sums v: [Double], histograms: [LatencyKind: [UnitHistogram]] = [:]) -> UserArm {
+        let users = Int(v[0].rounded())
+        var next = 3
+        var events: [SessionEvent: RatioSummary] = [:]
+        for e in SessionEvent.allCases {
+            // Σs and Σs² are columns 1 and 2 for every event; its own are Σe, Σe², Σs·e.
+            events[e] = RatioSummary(units: users, denominatorSum: v[1], numeratorSum: v[next], denominatorSumOfSquares: v[2],
+                                     numeratorSumOfSquares: v[next + 1], sumOfProducts: v[next + 2])
+            next += 3
+        }
+        var latencies: [LatencyKind: UserLatencies] = [:]
+        for l in LatencyKind.all {
+            let summary = RatioSummary(units: Int(v[next].rounded()), denominatorSum: v[next + 1], numeratorSum: v[next + 3],
+                                       denominatorSumOfSquares: v[next + 2], numeratorSumOfSquares: v[next + 4],
+                                       sumOfProducts: v[next + 5])
+            latencies[l] = UserLatencies(summary: summary, histograms: histograms[l] ?? [])
+            next += 6
+        }
+        return UserArm(name: name, users: users, sessions: Int(v[1].rounded()), events: events,
+                       feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!)
+    }
+
+    /// The one row of a sums query, every column as a Double.
+    static func sumsRow(_ db: Database, _ sql: String, _ bindings: [SQLValue]) throws -> [Double] {
+        let s = try db.prepare(sql)
+        s.bind(bindings)
+        _ = try s.step()
+        return (0..<s.columnCount).map { s.double($0) }
+    }
+
+    /// Reads a histogram relation (`user`, `value`, `count`, ordered by user) into one histogram per user.
+    static func readHistograms(_ db: Database, _ sql: String, _ bindings: [SQLValue]) throws -> [(user: String, histogram: UnitHistogram)] {
+        let h = try db.prepare(sql)
+        h.bind(bindings)
+        var out: [(user: String, histogram: UnitHistogram)] = []
+        var user: String? = nil, values: [Double] = [], counts: [Int] = []
+        func flush() throws {
+            if let user, !values.isEmpty { out.append((user, try UnitHistogram(values: values, counts: counts))) }
+            values = []; counts = []
+        }
+        while try h.step() {
+            let u = h.text(0)
+            if u != user { try flush(); user = u }
+            values.append(h.double(1)); counts.append(h.int(2))
+        }
+        try flush()
+        return out
+    }
+}
+
+extension LatencyKind {
+    /// Both latencies, feedback first.
+    public static let all: [LatencyKind] = [.feedback, .action]
+
+    /// The latency's column in `result_events` / `report_input` (ms, NULL when there is none).
+    public var column: String { "\(rawValue)_latency_ms" }
+}
+
+// MARK: - Paired arms
+
+/// Builds a paired comparison by user (`PairedUserArms`) from a per-user relation of the paired
+/// sessions: one row per user with the columns `perUserColumns`.
+public enum PairedUserArmSums {
+    /// `user`, `pairs` (the user's paired sessions); per event `<event>_a`, `<event>_b` (pairs with
+    /// it under A, under B) and `<event>_both`; per latency `<latency>_n` (pairs with the latency
+    /// under both), `<latency>_a`, `<latency>_b` (their sums under A and B, ms).
+    public static let perUserColumns = ["user", "pairs"]
+        + SessionEvent.allCases.flatMap { ["\($0.rawValue)_a", "\($0.rawValue)_b", "\($0.rawValue)_both"] }
+        + LatencyKind.all.flatMap { ["\($0.rawValue)_n", "\($0.rawValue)_a", "\($0.rawValue)_b"] }
+
+    /// The per-user relation of a join with A's results as `ra` and B's as `rb` (`result_events`
+    /// rows) and the sessions as `s`; `join` is everything from FROM to the end of WHERE.
+    public static func perUserSQL(join: String) -> String {
+        var columns = ["s.user AS user", "count(*) AS pairs"]
+        for e in SessionEvent.allCases {
+            let a = "ra.\(e.column)", b = "rb.\(e.column)"
+            columns += ["coalesce(sum(\(a)), 0) AS \(e.rawValue)_a", "coalesce(sum(\(b)), 0) AS \(e.rawValue)_b",
+                        "coalesce(sum(\(a) AND \(b)), 0) AS \(e.rawValue)_both"]
+        }
+        for l in LatencyKind.all {
+            let a = "ra.\(l.column)", b = "rb.\(l.column)"
+            columns += ["coalesce(sum(\(a) IS NOT NULL AND \(b) IS NOT NULL), 0) AS \(l.rawValue)_n",
+                        "total(CASE WHEN \(b) IS NOT NULL THEN \(a) END) AS \(l.rawValue)_a",
+                        "total(CASE WHEN \(a) IS NOT NULL THEN \(b) END) AS \(l.rawValue)_b"]
+        }
+        return "SELECT " + columns.joined(separator: ", ") + " \(join) GROUP BY s.user"
+    }
+
+    /// The sums over users: n, Σp, Σp²; per event ΣY_A, ΣY_A², Σp·Y_A, ΣY_B, ΣY_B², Σp·Y_B, ΣY_A·Y_B,
+    /// Σboth; per latency the users with a pair, Σn, Σn², ΣL_A, ΣL_A², Σn·L_A, ΣL_B, ΣL_B², Σn·L_B, ΣL_A·L_B.
+    public static func sumsSQL(over perUser: String) -> String {
+        func ratio(_ x: String, _ a: String, _ b: String) -> [String] {
+            ["total(\(a))", "total(\(a) * \(a))", "total(\(x) * \(a))",
+             "total(\(b))", "total(\(b) * \(b))", "total(\(x) * \(b))", "total(\(a) * \(b))"]
+        }
+        var columns = ["count(*)", "total(pairs)", "total(pairs * pairs)"]
+        for e in SessionEvent.allCases.map(\.rawValue) {
+            columns += ratio("pairs", "\(e)_a", "\(e)_b") + ["total(\(e)_both)"]
+        }
+        for l in LatencyKind.all.map(\.rawValue) {
+            columns += ["coalesce(sum(\(l)_n > 0), 0)", "total(\(l)_n)", "total(\(l)_n * \(l)_n)"]
+                + ratio("\(l)_n", "\(l)_a", "\(l)_b")
+        }
+        return "SELECT " + columns.joined(separator: ", ") + " FROM (\(perUser))"
+    }
+
+    /// The paired arms whose users `perUser` lists.
+    /// - Parameters:
+    ///   - histograms: per latency, the relations of its values under A and under B (`user`,
+    ///     `value`, `count`, ordered by user, over the pairs with the latency under both); nil
+    ///     when no percentile row is asked.
+    /// - Throws: `DatabaseError`; `StatsError` for a non-finite latency.
+    public static func arms(control: String, treatment: String, in db: Database, perUser: String, bindings: [SQLValue],
+                            histograms: [LatencyKind: (control: String, treatment: String)]? = nil) throws -> PairedUserArms {
+        var read: [LatencyKind: [PairedUnitHistogram]] = [:]
+        for (l, sql) in histograms ?? [:] {
+            let a = try UserArmSums.readHistograms(db, sql.control, bindings)
+            let b = Dictionary(try UserArmSums.readHistograms(db, sql.treatment, bindings), uniquingKeysWith: { x, _ in x })
+            read[l] = a.compactMap { u in b[u.user].map { PairedUnitHistogram(control: u.histogram, treatment: $0) } }
+        }
+        return arms(control: control, treatment: treatment, sums: try UserArmSums.sumsRow(db, sumsSQL(over: perUser), bindings),
+                    histograms: read)
+    }
+
+    /// The paired arms from the sums `sumsSQL` computes, in its column order (which see); like
+    /// `UserArmSums.arm(_:sums:histograms:)`, the vectors of disjoint users add.
+    public static func arms(control: String, treatment: String, sums v: [Double],
+                            histograms: [LatencyKind: [PairedUnitHistogram]] = [:]) -> PairedUserArms {
+        let users = Int(v[0].rounded()), pairs = Int(v[1].rounded())
+        var next = 3
+        /// Seven sums from `next` on (A, then B, then the cross product) over the X sums at x and x + 1.
+        func paired(units: Int, x: Int) -> PairedRatioSummary {
+            defer { next += 7 }
+            return PairedRatioSummary(units: units, denominatorSum: v[x], denominatorSumOfSquares: v[x + 1],
+                                      controlSum: v[next], controlSumOfSquares: v[next + 1], controlSumOfProducts: v[next + 2],
+                                      treatmentSum: v[next + 3], treatmentSumOfSquares: v[next + 4],
+                                      treatmentSumOfProducts: v[next + 5], crossSumOfProducts: v[next + 6])
+        }
+        var events: [SessionEvent: PairedRatioSummary] = [:], tables: [SessionEvent: PairedCounts] = [:]
+        for e in SessionEvent.allCases {
+            let summary = paired(units: users, x: 1)
+            let both = Int(v[next].rounded())
+            next += 1
+            let a = Int(summary.controlSum.rounded()), b = Int(summary.treatmentSum.rounded())
+            events[e] = summary
+            tables[e] = PairedCounts(both: both, controlOnly: a - both, treatmentOnly: b - both, neither: pairs - a - b + both)
+        }
+        var latencies: [LatencyKind: PairedUserLatencies] = [:]
+        for l in LatencyKind.all {
+            let units = Int(v[next].rounded()), x = next + 1
+            next += 3
+            latencies[l] = PairedUserLatencies(summary: paired(units: units, x: x), histograms: histograms[l] ?? [])
+        }
+        return PairedUserArms(controlName: control, treatmentName: treatment, users: users, pairs: pairs,
+                              events: events, tables: tables,
+                              feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!)
+    }
+}
+
+// MARK: - Reading the arms by user
+
+/// Whether the compared sessions can be analysed by user: every session needs a user, and in an
+/// observed comparison a user in both arms means the arms were not assigned per user.
+public struct UserCoverage: Sendable, Hashable {
+    /// Compared sessions without a `user`.
+    public var sessionsWithoutUser: Int
+    /// Users with sessions in both arms (observed mode; 0 in paired mode, where every user is in both).
+    public var usersInBothArms: Int
+    /// Users with sessions in either arm.
+    public var users: Int
+
+    public init(sessionsWithoutUser: Int, usersInBothArms: Int, users: Int) {
+        self.sessionsWithoutUser = sessionsWithoutUser
+        self.usersInBothArms = usersInBothArms
+        self.users = users
+    }
+}
+
+extension ObservedComparisonReader {
+    /// Checks, in one pass over the input, that every arm named has a session.
+    /// - Throws: `ComparisonError.emptyArm` for the first that has none, listing those that do.
+    public func requireSessions(_ names: String...) throws {
+        let available = try groups()
+        for name in names where !available.contains(where: { $0.name == name }) {
+            throw ComparisonError.emptyArm(name: name, by: by, available: available)
+        }
+    }
+
+    /// How the users of arms `a` and `b` cover their sessions (`report_input`, with `--where`).
+    public func userCoverage(_ a: String, _ b: String) throws -> UserCoverage {
+        let s = try runner.db.prepare("""
+            SELECT coalesce(sum(user IS NULL), 0), count(DISTINCT user),
+                   (SELECT count(*) FROM (SELECT user FROM temp.report_input WHERE grp IN (?1, ?2) AND user IS NOT NULL
+                                          GROUP BY user HAVING count(DISTINCT grp) = 2))
+            FROM temp.report_input WHERE grp IN (?1, ?2)
+            """)
+        s.bind([.text(a), .text(b)])
+        _ = try s.step()
+        return UserCoverage(sessionsWithoutUser: s.int(0), usersInBothArms: s.int(2), users: s.int(1))
+    }
+
+    /// One arm by user: its users' totals summed in SQL (`UserArmSums`), and per-user latency
+    /// histograms when `percentiles` (a p50 or p90 row is asked).
+    /// - Throws: `ComparisonError.emptyArm` when the arm has no session, `DatabaseError`, `StatsError`.
+    public func userArm(_ name: String, percentiles: Bool) throws -> UserArm {
+        let source = "temp.report_input", condition = "grp = ?1"
+        let bindings: [SQLValue] = [.text(name)]
+        let rows = try UserArmSums.userTotals(runner.db, UserArmSums.perUserSQL(from: source, where: condition), bindings)
+        guard !rows.isEmpty else { throw ComparisonError.emptyArm(name: name, by: by, available: try groups()) }
+        var users = rows.map(\.totals)
+        // Each user's latency total from its exact-value histogram, ascending (`UserArmSums.total`),
+        // as a partial computes it: SQL's total() adds in row order, and its algorithm changed in 3.43.
+        var histograms: [LatencyKind: [UnitHistogram]] = [:]
+        for (l, latency) in LatencyKind.all.enumerated() {
+            let read = try UserArmSums.readHistograms(runner.db, UserArmSums.histogramSQL(from: source, where: condition, latency: latency),
+                                                      bindings)
+            let totals = Dictionary(read.map { ($0.user, UserArmSums.total(values: $0.histogram.values, counts: $0.histogram.counts)) },
+                                    uniquingKeysWith: { a, _ in a })
+            for (i, row) in rows.enumerated() where users[i].latencies[l].n > 0 { users[i].latencies[l].sum = totals[row.user] ?? 0 }
+            if percentiles { histograms[latency] = read.map(\.histogram) }
+        }
+        return UserArmSums.arm(name, sums: UserArmSums.sums(users), histograms: histograms)
+    }
+}
+
+extension PairedComparison {
+    /// The selected sessions without a `user` (call `prepare` first for the pairs to exist).
+    public func userCoverage(equals: [String: String] = [:]) throws -> UserCoverage {
+        let (where_, values) = try selection(equals, first: 1)
+        let s = try store.db.prepare("SELECT coalesce(sum(s.user IS NULL), 0), count(DISTINCT s.user) FROM sessions AS s WHERE \(where_)")
+        s.bind(values)
+        _ = try s.step()
+        return UserCoverage(sessionsWithoutUser: s.int(0), usersInBothArms: 0, users: s.int(1))
+    }
+
+    /// The paired data by user: each user's pairs summed in SQL (`PairedUserArmSums`), and per-user
+    /// histograms of the paired latencies when `percentiles`. Call `prepare` first.
+    /// - Throws: `ComparisonError.badFilter`, `DatabaseError`, `StatsError`.
+    public func readByUser(control: PressConfiguration, treatment: PressConfiguration, equals: [String: String] = [:],
+                           percentiles: Bool) throws -> PairedUserArms {
+        let (where_, values) = try selection(equals, first: 1)
+        let bindings = values + [.text(control.version), .text(treatment.version)]
+        var histograms: [LatencyKind: (control: String, treatment: String)]? = nil
+        if percentiles {
+            histograms = [:]
+            for l in LatencyKind.all {
+                let both = " AND ra.\(l.column) IS NOT NULL AND rb.\(l.column) IS NOT NULL"
+                func side(_ r: String) -> String {
+                    "SELECT s.user AS user, \(r).\(l.column) AS value, count(*) AS count "
+                        + pairsJoin(where_, values, extra: both) + " GROUP BY s.user, value ORDER BY s.user, value"
+                }
+                histograms?[l] = (side("ra"), side("rb"))
+            }
+        }
+        return try PairedUserArmSums.arms(control: control.name, treatment: treatment.name, in: store.db,
+                                          perUser: PairedUserArmSums.perUserSQL(join: pairsJoin(where_, values)),
+                                          bindings: bindings, histograms: histograms)
+    }
+}
