@@ -2,8 +2,10 @@
 --
 -- Reads the rejects table directly (not the filtered session view), so it works on a database whose every
 -- line was rejected; --where, --since and --until do not apply.
--- table: key file, line, reason, raw, raw+, reason+, file+
--- table: cut raw 24 bytes, reason 36, file 12
+-- table: key file, line, reason, raw, reason+, raw+, file+
+-- table: cut raw 24 bytes, file 12
+-- table: wrap reason 36
+-- table: empty no rejects
 SELECT
     source_file AS file,
     line,

@@ -462,8 +462,21 @@ def _local(binary, argv):
     return done.stdout
 
 
+PYSPARK_MISSING = (
+    "pressdb_spark: PySpark is not installed for {python}. Install the pinned version (it needs "
+    "Java 17, Debian: apt-get install openjdk-17-jre-headless):\n"
+    "  python3 -m venv .venv-spark && .venv-spark/bin/pip install -r spark/requirements.txt\n"
+    "then run this script with .venv-spark/bin/python (docs/scale-out.md, \"The Spark job\")."
+)
+
+
 def main(argv=None):
     args = parse_args(argv)
+    try:
+        import pyspark  # noqa: F401 - only to say how to install it before the job starts
+    except ImportError:
+        print(PYSPARK_MISSING.format(python=sys.executable), file=sys.stderr)
+        return 2
     try:
         status = run_job(args)
     except JobError as e:

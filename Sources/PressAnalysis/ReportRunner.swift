@@ -64,8 +64,12 @@ public struct ReportFilter: Sendable, Hashable {
                                          "is_retry_after_cancel", "is_retry_after_unseen"]
     public init() {}
 
-    /// The `--by` keys: the attributes the field table makes report groupings.
-    public static let groupings = SessionAttribute.reportGroupings.map(\.key)
+    /// The `--by` keys: every attribute a report can filter by (`user` and `device` too; the
+    /// maintained cells and partials are keyed by the field table's groupings only, so those two
+    /// are answered from the rows).
+    public static let groupings = SessionAttribute.reportFilters.map(\.key)
+    /// More groups than this gets a warning: a table of so many rows is rarely what was meant.
+    public static let manyGroups = 200
     /// The `--where` keys: the attributes the field table makes report filters, and `outcome`.
     public static let filterKeys = SessionAttribute.reportFilters.map(\.key) + ["outcome"]
 }

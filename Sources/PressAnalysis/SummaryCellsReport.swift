@@ -58,7 +58,7 @@ extension ReportRunner {
     /// and `outcome` need the rows).
     public var cellsAnswerSummary: Bool {
         filter.since == nil && filter.until == nil && filter.signal == nil
-            && filter.equals.keys.allSatisfy(Partial.reportKeys.contains)
+            && filter.equals.keys.allSatisfy(Partial.reportKeys.contains) && Partial.groupKeys.contains(filter.by)
     }
 
     /// The built-in summary report (reports/summary.sql's columns, rows and values) from the

@@ -375,19 +375,55 @@ public enum InputFormat: String, CaseIterable, Sendable {
         if first == UInt8(ascii: "{") { return .ndjson }
         // The CSV header is the first non-blank line (a leading byte-order mark and blank lines
         // before it are allowed, as the CSV reader allows them).
-        var prefix = try input.peekPrefix(limit: 65_536)
-        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix.removeFirst(3) }
-        let header = prefix.split(separator: 0x0A, omittingEmptySubsequences: true)
-            .first { line in line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } }
-            .map { Array($0.last == 0x0D ? $0.dropLast() : $0) } ?? []
-        let names = CSVReader.splitHeader(header)
+        let names = CSVReader.splitHeader(try csvHeader(input).line)
         if names.contains("session") && names.contains("t") { return .csv }
         if let device = DeviceLogFormat.detect(prefix: try input.peekPrefix(limit: devicePrefixBytes, wholeLines: true)) {
             return InputFormat(rawValue: device.rawValue)!
         }
+        // A header of several columns that names some of the required ones is a CSV with a
+        // column missing or misnamed (`time` for `t`): say that, not "cannot tell the format".
+        if names.count >= 3, Self.requiredCSVColumns.filter(names.contains).count >= 2 {
+            try checkCSVHeader(input)
+        }
         throw InputError("\(input.name): cannot tell the format: not NDJSON (the first character is not '{'), "
             + "not CSV (no header row with 'session' and 't' columns), and not a getevent, evemu, evtest or libinput "
             + "recording; use --format")
+    }
+
+    /// The columns every CSV touch log has (docs/log-format.md, "CSV").
+    public static let requiredCSVColumns = ["session", "t", "phase", "x", "y"]
+
+    /// The first non-blank line of `input` (its byte-order mark and CR left out), its line
+    /// number, and whether a non-blank byte follows it within the first 64 KiB. Nothing is consumed.
+    static func csvHeader(_ input: ByteInput) throws -> (line: [UInt8], number: Int, more: Bool) {
+        var prefix = try input.peekPrefix(limit: 65_536)
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix.removeFirst(3) }
+        let lines = prefix.split(separator: 0x0A, omittingEmptySubsequences: false)
+        func isBlank(_ line: ArraySlice<UInt8>) -> Bool { !line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } }
+        guard let k = lines.firstIndex(where: { !isBlank($0) }) else { return ([], 1, false) }
+        let line = lines[k]
+        return (Array(line.last == 0x0D ? line.dropLast() : line), k + 1, lines[(k + 1)...].contains { !isBlank($0) })
+    }
+
+    /// Checks a CSV input's header before anything is stored, as the reader would: the error
+    /// names the file, the line and the missing columns (and `t` where a `time` column stands in
+    /// for it). Returns whether any line follows the header (false: a header and nothing else).
+    /// - Throws: `InputError` when a required column is missing.
+    @discardableResult
+    public static func checkCSVHeader(_ input: ByteInput) throws -> Bool {
+        let header = try csvHeader(input)
+        let names = CSVReader.splitHeader(header.line).map { $0.hasPrefix("\u{FEFF}") ? String($0.dropFirst()) : $0 }
+        let missing = requiredCSVColumns.filter { !names.contains($0) }
+        if !missing.isEmpty, !header.line.isEmpty {
+            var message = "\(input.name):\(header.number): CSV header lacks the required column\(missing.count > 1 ? "s" : "") "
+                + missing.joined(separator: ", ")
+            if missing.contains("t"), let near = names.first(where: { ["time", "timestamp", "ts"].contains($0.lowercased()) }) {
+                message += " (the time column is named t, in seconds; rename '\(near)')"
+            }
+            throw InputError(message + " (docs/log-format.md, \"CSV\"); for a CSV without a header row, "
+                + "name its columns with --columns")
+        }
+        return header.more
     }
 
     /// A record source reading `input` in this format. For device recordings, `device` gives

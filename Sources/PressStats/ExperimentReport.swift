@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PressCore
 
 /// One metric's comparison of B with A. Values are fractions for rates and milliseconds for
 /// latencies; `difference` is B − A in the same unit. The names in brackets are the CSV/JSON
@@ -354,11 +355,11 @@ public enum Experiment {
                     + "against an intended \(percent) split (χ² = \(short(chiSquared)), p = \(short(pValue)) < \(short(c.sampleRatioMismatchThreshold))); "
                     + "the arms were not assigned as intended, so no result below can be trusted"))
             case let .tooFewSessions(arm, count, minimum):
-                let what = report.mode == .paired ? "only \(count) sessions could be paired" : "\(arm == 0 ? a : b) has only \(count) sessions"
+                let what = report.mode == .paired ? "only \(counted(count, "session")) could be paired" : "\(arm == 0 ? a : b) has only \(counted(count, "session"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
                     "too few sessions: \(what), fewer than \(minimum); no verdict is given"))
             case let .tooFewUsers(arm, count, minimum):
-                let what = report.mode == .paired ? "only \(count) users have paired sessions" : "\(arm == 0 ? a : b) has only \(count) users"
+                let what = report.mode == .paired ? "only \(counted(count, "user")) \(count == 1 ? "has" : "have") paired sessions" : "\(arm == 0 ? a : b) has only \(counted(count, "user"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
                     "too few users: \(what), fewer than \(minimum); no verdict is given (--unit session analyses sessions instead)"))
             case .suspiciousLift:

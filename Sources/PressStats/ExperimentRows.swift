@@ -388,12 +388,9 @@ struct RowBuilder {
         (row.controlUnits, row.treatmentUnits) = (b.controlUnits, b.treatmentUnits)
         row.sequential = sequential
         row.standardError = q.standardError
-        // σ² per unit such that SE² = σ²(1/n_A + 1/n_B)/2 … for equal arms: SE² = σ²/n.
-        let na = Double(b.controlUnits), nb = Double(b.treatmentUnits)
-        let unitVariance = design == .paired ? q.standardError * q.standardError * na
-            : q.standardError * q.standardError * 2 * na * nb / (na + nb)
-        attachPower(&row, standardError: q.standardError, unitVariance: unitVariance, design: design,
-                    units: design == .paired ? b.controlUnits : b.controlUnits + b.treatmentUnits)
+        // No MDE: (c + z)·SE assumes a normal estimate, and a percentile of frame-quantised
+        // latencies moves in whole frames, so its bootstrap SE is often 0 or rounding noise and the
+        // MDE and units needed would be 0 ms and 1 (docs/compare.md, "Power").
         return row
     }
 
@@ -457,6 +454,9 @@ struct RowBuilder {
 
     func attachPower(_ row: inout ExperimentRow, standardError: Double, unitVariance: Double,
                      design: PowerAnalysis.Design, units: Int) {
+        // A metric with no variation in either arm (no false actions at all) has SE 0: an MDE of
+        // 0 would claim any effect is detectable, so it gets none.
+        guard standardError > 0 else { return }
         guard let p = try? PowerAnalysis(standardError: standardError, unitVariance: unitVariance, design: design,
                                          inference: inference(units: units), power: configuration.power) else { return }
         row.minimumDetectableEffect = p.minimumDetectableEffect

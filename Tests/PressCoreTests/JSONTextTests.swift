@@ -9,7 +9,7 @@ import Testing
     // repr's "-3.0"); negative zero keeps its sign.
     @Test func numbersInTheirShortestRoundTripText() {
         let cases: [(Double, String)] = [
-            (0.1 + 0.2, "0.30000000000000004"), (1e-5, "1e-05"), (2.5e16, "2.5e+16"), (5e-324, "5e-324"),
+            (0.1 + 0.2, "0.30000000000000004"), (1e-5, "1e-05"), (2.5e16, "2.5e+16"), (Double.leastNonzeroMagnitude, "5e-324"),
             (1.7976931348623157e308, "1.7976931348623157e+308"), (-3, "-3"), (123.25, "123.25"), (0, "0"),
             (-0.0, "-0"), (9_007_199_254_740_992, "9007199254740992"), (1e15, "1000000000000000"),
         ]
@@ -48,5 +48,16 @@ import Testing
     @Test func canonicalJSONUsesTheSameWriter() {
         #expect(CanonicalJSON.array([.number(-0.0), .number(.nan), .number(0.1 + 0.2), .string("\u{1}")]).text
                 == #"[0,null,0.30000000000000004,"\u0001"]"#)
+    }
+}
+
+@Suite struct CountedTests {
+    // English number agreement: the singular for exactly one, the plural otherwise (also for 0).
+    @Test func singularForOneOnly() {
+        #expect(counted(1, "user") == "1 user")
+        #expect(counted(0, "user") == "0 users")
+        #expect(counted(2, "session") == "2 sessions")
+        #expect(counted(3, "press", plural: "presses") == "3 presses")
+        #expect(counted(1, "press", plural: "presses") == "1 press")
     }
 }

@@ -101,6 +101,20 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(try db.prepare("SELECT display FROM session_results LIMIT 1").scalarText() == nil)
     }
 
+    // docs/log-format.md states the schema version a new database gets; it must be the number of
+    // migration files in migrations/ (counted here from the folder, not from the code), which is
+    // also the version the code applies.
+    @Test func documentedSchemaVersionIsTheLastMigration() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("migrations").path)
+            .filter { $0.hasSuffix(".sql") }
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/log-format.md"), encoding: .utf8)
+        let stated = doc.firstMatch(of: /PRAGMA user_version` \(currently (\d+)\)/).flatMap { Int($0.1) }
+        #expect(stated == files.count, "docs/log-format.md §4 says the schema is at version \(stated.map(String.init) ?? "?"), migrations/ has \(files.count) files")
+        #expect(Schema.currentVersion == files.count)
+    }
+
     // Version 7 drops sessions_by_variant and keeps every row; a database made with SQLite's
     // default 4,096-byte pages (an older pressdb's) keeps them, a new one gets Schema.pageSize.
     @Test func version7DropsTheVariantIndexAndKeepsAnOldDatabasesPageSize() throws {

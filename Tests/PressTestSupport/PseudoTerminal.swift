@@ -28,7 +28,7 @@ public enum PseudoTerminal {
     /// - Throws: when no pseudo-terminal can be opened or the program cannot start.
     public static func run(_ executable: URL, _ arguments: [String], columns: Int, rows: Int = 50,
                            streams: Streams = .standardOutput, environment: [String: String] = [:],
-                           directory: URL? = nil) throws -> TerminalResult {
+                           directory: URL? = nil, typed: String? = nil) throws -> TerminalResult {
         guard let openpty else { throw CocoaError(.featureUnsupported) }
         var master: Int32 = -1, slave: Int32 = -1
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
@@ -38,8 +38,10 @@ public enum PseudoTerminal {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = FileHandle.nullDevice
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        // `typed`: standard input is the terminal too, and the text is typed on it once the
+        // program runs (end with "\u{4}", Ctrl-D, for an end of input).
+        process.standardInput = typed == nil ? FileHandle.nullDevice : terminal
         let pipe = Pipe()
         switch streams {
         case .standardOutput: process.standardOutput = terminal; process.standardError = pipe
@@ -54,6 +56,10 @@ public enum PseudoTerminal {
             throw error
         }
         close(slave)
+        if let typed {
+            let bytes = Array(typed.utf8)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { _ = write(fd, bytes, bytes.count) }
+        }
         group.enter()
         DispatchQueue.global().async {
             var buffer = [UInt8](repeating: 0, count: 65536)

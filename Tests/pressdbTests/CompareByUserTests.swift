@@ -143,6 +143,34 @@ private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=sprin
         #expect(table.stdout.contains("users/arm for --mde") && table.stdout.contains("2667"))
     }
 
+    // An MDE only where it means something: percentiles come in whole display frames, so their
+    // bootstrap SE can be 0 or rounding noise and (c + z)·SE would promise to detect 0 ms with one
+    // user per arm; the percentile rows carry no MDE and no units needed, by user and by session.
+    // false_action_rate never varies under spring-press (it fires on taps only), so its SE is 0
+    // and it gets none either; the mean latency row keeps its MDE.
+    @Test func percentilesAndConstantMetricsHaveNoMDE() throws {
+        for unit in ["user", "session"] {
+            let rows = try jsonRows(try Binary.run(["compare", "A", "B", "--db", Self.aa, "--unit", unit, "--format", "json",
+                                                    "--metric", "feedback_latency_ms,feedback_latency_p50_ms,feedback_latency_p90_ms,false_action_rate",
+                                                    "--mde", "5%"]))
+            #expect(rows.count == 4)
+            for row in rows {
+                if row["metric"] as? String == "feedback_latency_ms" {
+                    #expect(try number(row, "mde") > 0 && row["units_needed"] is Int, "\(unit): \(row)")
+                } else {
+                    #expect(row["mde"] is NSNull && row["mde_rel"] is NSNull && row["units_needed"] is NSNull, "\(unit): \(row)")
+                }
+                if row["metric"] as? String == "false_action_rate" { #expect(row["se"] as? Double == 0, "\(unit): \(row)") }
+            }
+        }
+        let table = try Binary.run(["compare", "A", "B", "--db", Self.aa, "--metric", "feedback_latency_p50_ms", "--mde", "5%"])
+        // The full table (a pipe): the MDE and the users per arm are the two cells before the test.
+        let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("feedback_latency_p50_ms") })
+        let cells = row.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(cells.suffix(3).dropLast() == ["–", "–"], "\(row)")
+        #expect(table.stdout.contains("across 1 test by"), "\(table.stdout)")
+    }
+
     // --unit session gives the session-level analysis: scipy 1.17 on the same counts (108 of 3040
     // against 98 of 2960): `chi2_contingency([[108, 2932], [98, 2862]], correction=False)` p =
     // 0.6070319230054979; Newcombe's method 10 from the Wilson limits, (−0.011695237735192423,

@@ -26,6 +26,23 @@ private func shell(_ name: String) -> String? {
         return url
     }
 
+    // The README's install line works in a fresh home, where the completions folder does not
+    // exist yet: run by bash as written, with pressdb on PATH.
+    @Test(.enabled(if: shell("bash") != nil, "bash is not installed"))
+    func readmeInstallLineWorksInAFreshHome() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try #require(readme.split(separator: "\n").first { $0.contains("pressdb completions bash") })
+        let command = String(line.split(separator: "#").first!)
+        let home = try Binary.temporaryDirectory()
+        let path = Binary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let r = try RunningProcess.run(URL(fileURLWithPath: shell("bash")!), ["-c", command],
+                                       environment: ["HOME": home.path, "PATH": path])
+        #expect(r.status == 0, "\(command): \(r.stderr)")
+        let installed = home.appendingPathComponent(".local/share/bash-completion/completions/pressdb")
+        #expect(try String(contentsOf: installed, encoding: .utf8).contains("complete"))
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func parsesInItsShell(_ name: String) throws {
         let url = try script(name)

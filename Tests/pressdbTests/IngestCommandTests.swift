@@ -117,4 +117,28 @@ import Testing
         let undetectable = try Binary.run(["ingest", "--db", dir.appendingPathComponent("b.sqlite").path], stdin: "hello\n")
         #expect(undetectable.status == 1 && undetectable.stderr.contains("cannot tell the format"))
     }
+
+    // A CSV that cannot give a record leaves no database, as an empty NDJSON does: a header
+    // missing a required column (docs/log-format.md: session, t, phase, x, y) fails with the
+    // file, the line and the column, whether the format was given or detected — a `time` column
+    // in place of `t` is named as the cause, not "cannot tell the format"; a header with no rows
+    // is nothing to ingest (status 4).
+    @Test func csvWithoutRecordsMakesNoDatabase() throws {
+        let dir = try Binary.temporaryDirectory()
+        let cases: [(name: String, text: String, format: [String], status: Int32, message: String)] = [
+            ("phse.csv", "session,t,phse,x,y\ns1,0,began,1,1\n", [], 1, "phse.csv:1: CSV header lacks the required column phase"),
+            ("phse2.csv", "session,t,phse,x,y\ns1,0,began,1,1\n", ["--format", "csv"], 1, "phse2.csv:1: CSV header lacks the required column phase"),
+            ("time.csv", "\nsession,time,phase,x,y\ns1,0,began,1,1\n", [], 1, "time.csv:2: CSV header lacks the required column t (the time column is named t, in seconds; rename 'time')"),
+            ("head.csv", "session,t,phase,x,y\n\n", [], 4, "nothing to ingest: head.csv holds no records"),
+            ("head2.csv", "session,t,phase,x,y", ["--format", "csv"], 4, "nothing to ingest: head2.csv holds no records"),
+        ]
+        for c in cases {
+            try c.text.write(to: dir.appendingPathComponent(c.name), atomically: true, encoding: .utf8)
+            let db = dir.appendingPathComponent(c.name + ".sqlite").path
+            let r = try Binary.run(["ingest", c.name, "--db", db] + c.format, directory: dir)
+            #expect(r.status == c.status && r.stderr.contains(c.message), "\(c.name): \(r.status) \(r.stderr)")
+            #expect(!r.stderr.contains("cannot tell the format"), "\(c.name): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: db), "\(c.name) made a database")
+        }
+    }
 }

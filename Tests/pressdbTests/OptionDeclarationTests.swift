@@ -35,7 +35,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "demo": ["db", "sessions", "seed", "html", "presets", "quiet"],
         "ingest": ["db", "format", "config", "container", "abs-range", "screen", "px-per-pt", "layout", "columns", "time-unit", "phase-names", "reorder-window", "check", "strict", "quiet"],
         "replay": ["db", "as", "session", "missing", "config", "display", "refresh-rate", "density", "format", "input", "input-format",
-                   "container", "rejects", "origins", "quiet", "wide", "columns", "explain"],
+                   "container", "rejects", "origins", "quiet", "rows", "wide", "columns", "explain"],
         "aggregate": ["db", "as", "out"],
         "merge": ["out"],
         "report": ["db", "by", "where", "since", "until", "as", "signal", "rage-count", "rage-span", "rage-radius",

@@ -153,6 +153,35 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
     }
 }
 
+@Suite struct ReportGroupingTests {
+    // Every attribute --where filters on can be grouped: --by user gives one row per user, the
+    // users read independently from the generated session ids (docs/generator.md: s SEED - u
+    // USER - n), their sessions summing to all; --by device too. A grouping of more than 200
+    // groups says so on standard error; --from (a partial, keyed by the coarser groupings) refuses it.
+    @Test func everyFilterableAttributeGroups() throws {
+        let dir = try Binary.temporaryDirectory()
+        let db = dir.appendingPathComponent("g.sqlite").path
+        let log = try Binary.run(["generate", "--sessions", "4400", "--seed", "3"])
+        _ = try Binary.run(["ingest", "--db", db, "--quiet"], stdin: log.stdout)
+        let ids = try Binary.run(["report", "sessions", "--db", db, "--format", "csv"]).stdout.split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",")[0] }
+        let users = Set(ids.map { $0.split(separator: "-").prefix(2).joined(separator: "-") })
+        let byUser = try Binary.run(["report", "--by", "user", "--db", db, "--format", "json"])
+        #expect(byUser.status == 0, "\(byUser.stderr)")
+        let rows = try jsonRows(byUser.stdout)
+        #expect(Set(rows.compactMap { $0["user"] as? String }) == users)
+        #expect(rows.reduce(0) { $0 + (($1["sessions"] as? Int) ?? 0) } == ids.count)
+        #expect(users.count > 200 && byUser.stderr.contains("warning: --by user gives \(users.count) groups"), "\(byUser.stderr)")
+        let byDevice = try Binary.run(["report", "--by", "device", "--db", db, "--format", "json"])
+        #expect(byDevice.status == 0 && !byDevice.stderr.contains("warning"), "\(byDevice.stderr)")
+        #expect(try jsonRows(byDevice.stdout).reduce(0) { $0 + (($1["sessions"] as? Int) ?? 0) } == ids.count)
+        let partial = dir.appendingPathComponent("p.json").path
+        _ = try Binary.run(["aggregate", "--db", db, "--out", partial])
+        let from = try Binary.run(["report", "--from", partial, "--by", "user"])
+        #expect(from.status != 0 && from.stderr.contains("with --from"), "\(from.stderr)")
+    }
+}
+
 @Suite struct ReplayCommandTests {
     // End to end: ingest a log, then `pressdb replay --format json` gives every
     // session's classification and latencies (exactly the documented keys, null where undefined).

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import PressCore
 import PressFormats
+import PressTestSupport
 @testable import PressStore
 @testable import PressSQLite
 
@@ -223,5 +224,25 @@ private func ingestedLog(format: String = "ndjson", sessions: Int = 2000) throws
         let badLine = try Binary.run(["aggregate", "-"], stdin: "{\"type\":\"result\"}\n")
         #expect(badLine.status == 1 && badLine.stderr.contains("-:1: the result line has no \"config\""))
         #expect(try Binary.run(["aggregate", "-"], stdin: "").status == 4)
+    }
+}
+
+@Suite struct SparkScriptTests {
+    // Without PySpark the job says how to install it (the pinned requirements, Java 17) instead
+    // of Python's bare "No module named 'pyspark'". `python3 -S` leaves site-packages out, so
+    // pyspark cannot be imported even where it is installed.
+    @Test func saysHowToInstallPySpark() throws {
+        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile) else {
+            print("SparkScriptTests skipped: no python3")
+            return
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let r = try RunningProcess.run(URL(fileURLWithPath: python),
+                                       ["-S", root.appendingPathComponent("spark/pressdb_spark.py").path,
+                                        "--input", "/nonexistent", "--output", "/nonexistent-out", "--pressdb", "/bin/false"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("PySpark is not installed") && r.stderr.contains("pip install -r spark/requirements.txt")
+                && r.stderr.contains("openjdk-17-jre-headless"), "\(r.stderr)")
+        #expect(!r.stderr.contains("Traceback"))
     }
 }

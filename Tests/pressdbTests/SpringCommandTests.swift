@@ -13,6 +13,21 @@ import PressCore
         return try #require(object as? [String: Any])
     }
 
+    // The table says each figure's unit: Core Animation's mass, stiffness and damping have none
+    // of their own, so with progress a fraction of the distance and t in seconds stiffness is
+    // mass/s² and damping mass/s (k and c in m·x'' + c·x' + k·x = 0); durations are seconds.
+    @Test func tableGivesUnits() throws {
+        let r = try Binary.run(["spring", "--mass", "1", "--stiffness", "100", "--damping", "10", "--at", "0.1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: false) }
+        func unit(_ name: String) -> String? {
+            r.stdout.split(separator: "\n").first { $0.hasPrefix(name + " ") }?.split(separator: " ").dropFirst(2).joined(separator: " ")
+        }
+        #expect(lines.first?.first == "parameter" && r.stdout.contains("  unit\n"))
+        #expect(unit("stiffness") == "mass/s²" && unit("damping") == "mass/s" && unit("settling_duration") == "s")
+        #expect(r.stdout.contains("t (s)") && r.stdout.contains("velocity (distances/s)"))
+    }
+
     // ζ = 0.05 (UIView spring, 0.4 s): the progress overshoots to about 1.85, so the y axis runs
     // to 2.0 and the "reaches 1" label (8.3 ms) is close to "start" (0 ms). The labels stay clear
     // of each other and of the y axis's tick labels (left of the plot).

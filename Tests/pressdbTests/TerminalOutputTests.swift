@@ -32,7 +32,9 @@ private let shared: Result<String, Error> = Result {
     static let commands: [[String]] = [
         ["report"], ["report", "latency"], ["report", "cancellations"], ["report", "sessions"], ["report", "rejects"],
         ["report", "--list"], ["compare", "A", "B"], ["compare", "spring-press", "longpress-safe-area", "--paired"],
-        ["configs"], ["replay", "--session", "s1-u1-0001,s1-u2-0001,s1-u3-0001"], ["replay", "--as", "expand-delayed-click"],
+        ["configs"], ["replay", "--session", "s1-u1-0001,s1-u2-0001,s1-u3-0001"], ["replay", "--as", "expand-delayed-click", "--rows"],
+        // Chosen columns are never left out: the test's name wraps within its row instead.
+        ["compare", "A", "B", "--columns", "metric,diff,verdict,test"],
     ]
 
     @Test(arguments: commands)
@@ -76,7 +78,8 @@ private let shared: Result<String, Error> = Result {
         let demo = try Binary.run(["demo", "--sessions", "600", "--db", dir.appendingPathComponent("t.sqlite").path, "--quiet"],
                                   directory: dir)
         #expect(demo.status == 0)
-        let lines = demo.stdout.split(separator: "\n").drop { !$0.hasSuffix("Try:") }.dropFirst().map(String.init)
+        let lines = demo.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasSuffix("Try:") }.dropFirst()
+            .prefix { !$0.isEmpty }.map(String.init)
         #expect(lines.count == 9 && lines[1].hasPrefix("  alias pressdb="), "\(lines)")
         let script = "set -e\n" + lines.joined(separator: "\n") + "\n"
         let r = try RunningProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-O", "expand_aliases", "-c", script],
@@ -86,6 +89,46 @@ private let shared: Result<String, Error> = Result {
         #expect(DemoCommand.binaryPath("pressdb") == nil)
         #expect(DemoCommand.binaryPath("bin/pressdb", currentDirectory: "/opt/x") == "/opt/x/bin/pressdb")
         #expect(DemoCommand.shellQuoted("/tmp/a b/it's") == "'/tmp/a b/it'\\''s'")
+    }
+
+    // The demo says where its files are and how to remove them: with --db the database and the
+    // log by name; by default the temporary folder it made (under $TMPDIR), which the printed
+    // command removes whole.
+    @Test func theDemoSaysHowToRemoveWhatItWrote() throws {
+        let dir = try Binary.temporaryDirectory()
+        let named = try Binary.run(["demo", "--sessions", "300", "--db", dir.appendingPathComponent("d.sqlite").path, "--quiet"])
+        #expect(named.status == 0)
+        let last = try #require(named.stdout.split(separator: "\n").last)
+        #expect(last.contains("when done: rm -f \(dir.path)/d.sqlite \(dir.path)/d.sqlite-wal \(dir.path)/d.sqlite-shm \(dir.path)/d-log.ndjson"), "\(last)")
+        let r = try Binary.run(["demo", "--sessions", "300", "--quiet"], environment: ["TMPDIR": dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(r.stdout.split(separator: "\n").last.map(String.init))
+        let folder = try #require(line.components(separatedBy: "when done: rm -r ").last)
+        #expect(line.contains("temporary folder") && line.contains(" MB") && folder.hasPrefix(dir.path + "/pressdb-demo-"), "\(line)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/demo.sqlite"))
+        let rm = try RunningProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "rm -r " + folder])
+        #expect(rm.status == 0 && !FileManager.default.fileExists(atPath: folder))
+    }
+
+    // replay in a terminal prints what it did — the sessions, their outcomes counted, where the
+    // rows are — not a line per session; the counts are those of the stored rows it points to
+    // (report sessions --as, counted here); a pipe gets every row.
+    @Test func replayInATerminalSummarises() throws {
+        let db = try shared.get()
+        let r = try PseudoTerminal.run(Binary.url, ["replay", "--as", "expand-delayed-click", "--db", db], columns: 100,
+                                       environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.piped)")
+        let lines = PseudoTerminal.screenLines(r.terminal).filter { !$0.isEmpty }
+        #expect(lines.count <= 6 && !r.terminal.contains("──"), "\(r.terminal)")
+        for line in lines { #expect(line.count <= 100, "\(line)") }
+        let text = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        let stored = try Binary.run(["report", "sessions", "--as", "expand-delayed-click", "--db", db, "--format", "csv"])
+        let outcomes = stored.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[4] }
+        let taps = outcomes.filter { $0 == "tap" }.count, sessions = outcomes.count
+        #expect(text.contains("Outcomes of the \(sessions) sessions replayed as expand-delayed-click: \(taps) taps ("), "\(text)")
+        #expect(text.contains("pressdb report sessions --as expand-delayed-click") && text.contains("--rows"), "\(text)")
+        let piped = try Binary.run(["replay", "--as", "expand-delayed-click", "--db", db])
+        #expect(piped.stdout.split(separator: "\n").filter { $0.hasPrefix("s1-") }.count == sessions, "one line per session")
     }
 
     // What a narrow table leaves out it names, with how to see it; --wide and --columns show it.
@@ -121,6 +164,39 @@ private let shared: Result<String, Error> = Result {
     }
 
     // A rejected line is cut to the width with its size in bytes; --full shows it whole.
+    // A reject's reason says what to fix, so it is wrapped onto further lines of its row, never
+    // cut, at 80 and 100 columns; a database without rejects says so instead of a bare header.
+    @Test(arguments: [80, 100])
+    func rejectReasonsWrapAndNoRejectsIsSaid(_ width: Int) throws {
+        let db = try shared.get()
+        let r = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", db], columns: width, environment: ["NO_COLOR": "1"])
+        let lines = PseudoTerminal.screenLines(r.terminal)
+        for line in lines { #expect(line.count <= width, "\(width): \(line)") }
+        // The reason the NDJSON reader gives the line that is no JSON, read back from the CSV
+        // form (never cut there); every word of it is on the screen, in order.
+        let csv = try Binary.run(["report", "rejects", "--db", db, "--format", "csv"])
+        let reasons = csv.stdout.split(separator: "\n").dropFirst().compactMap { $0.split(separator: ",", maxSplits: 3).dropFirst(2).first }
+        // The reason column read back from the screen: a row starts where the file column has
+        // text, its continuation lines add their piece of the column.
+        let header = try #require(lines.first)
+        let from = try #require(header.range(of: "reason")).lowerBound.utf16Offset(in: header)
+        let to = try #require(header.range(of: "raw")).lowerBound.utf16Offset(in: header)
+        var shown: [String] = []
+        for line in lines.dropFirst(2).prefix(while: { !$0.isEmpty }) {
+            let chars = Array(line)
+            let piece = String(chars[min(from, chars.count)..<min(to, chars.count)]).trimmingCharacters(in: .whitespaces)
+            if line.first != " " { shown.append(piece) } else if !shown.isEmpty { shown[shown.count - 1] += " " + piece }
+        }
+        for reason in reasons where !reason.hasPrefix("\"") {
+            #expect(shown.contains(String(reason)), "\(width): \(reason) in \(shown)")
+        }
+        #expect(!r.terminal.contains("the end of long text in reason"))
+        let clean = try Binary.temporaryDirectory().appendingPathComponent("c.sqlite").path
+        _ = try Binary.run(["ingest", "-", "--db", clean, "--quiet"], stdin: try Binary.run(["generate", "--sessions", "5"]).stdout)
+        let none = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", clean], columns: width, environment: ["NO_COLOR": "1"])
+        #expect(none.status == 0 && PseudoTerminal.screenLines(none.terminal).filter { !$0.isEmpty } == ["no rejects"], "\(none.terminal)")
+    }
+
     @Test func rejectedLinesAreCutWithTheirSize() throws {
         let db = try shared.get()
         let cut = try PseudoTerminal.run(Binary.url, ["report", "rejects", "--db", db], columns: 100, environment: ["NO_COLOR": "1"])
@@ -254,12 +330,34 @@ private let large: Result<(log: URL, db: String), Error> = Result {
         #expect(line.contains("of 20,000 sessions"), "\(line)")
     }
 
+    // The frustration signals read the press sequences of every stored session in one statement
+    // (nothing counted until it ends): compare --metric frustration (seconds on 20,000 sessions)
+    // says what it is doing and for how long; its output stays on standard output. (report
+    // frustration draws the same line, from the same Progress.whileWorking, but its first row
+    // comes within the quarter second before any line is drawn on this database.)
+    @Test(arguments: [["compare", "A", "B", "--metric", "frustration"]])
+    func frustrationShowsWhatItIsDoing(_ command: [String]) throws {
+        let (_, db) = try large.get()
+        let r = try PseudoTerminal.run(Binary.url, command + ["--db", db], columns: 100, streams: .standardError,
+                                       environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.terminal)")
+        let line = try #require(draws(r.terminal).first { $0.contains("press sequences of every stored session") }, "\(r.terminal)")
+        #expect(line.hasPrefix(command[0] + " ") && line.hasSuffix(" s"), "\(line)")
+        #expect(r.piped.contains("spring-press") || r.piped.contains("rage_episode_rate"), "\(r.piped)")
+    }
+
     // Hand-made lines: 45 of 150 at 10 s elapsed is 30 %, 4.5 a second, 105 left: 23.3 s → 24 s.
     @Test func lineShowsPercentCountsRateAndETA() {
         let p = Progress("replay", unit: .sessions, total: 150, enabled: true)
         let line = p.line(done: 45, detail: nil, elapsed: 10, width: 100)
         #expect(line.hasPrefix("replay  30% "))
         #expect(line.hasSuffix(" 45 of 150 sessions · 4/s · ETA 24 s"), "\(line)")
+        // sweep draws the same line, its grid's size after the counts.
+        let sweep = Progress("sweep", unit: .sessions, total: 150, enabled: true)
+        #expect(sweep.line(done: 45, detail: "× 4 configurations", elapsed: 10, width: 100)
+                .hasSuffix(" 45 of 150 sessions · 4/s · ETA 24 s · × 4 configurations"))
+        let working = Progress("report", unit: .time, enabled: true)
+        #expect(working.line(done: 0, detail: "press sequences", elapsed: 2.4, width: 100) == "report press sequences · 3 s")
         let bytes = Progress("ingest", unit: .bytes, total: nil, enabled: true)
         #expect(bytes.line(done: 3 << 20, detail: "7 records", elapsed: 2, width: 100)
                 == "ingest 3.0 MiB read · 1.5 MiB/s · 7 records")
@@ -320,5 +418,43 @@ private let large: Result<(log: URL, db: String), Error> = Result {
               --screen 1080x2340
         """)
         #expect(HelpRow.fit("one two three four five six", width: 10) == "one two\nthree four\nfive six")
+    }
+}
+
+@Suite struct TerminalMessageTests {
+    // `pressdb ingest` with no file reads standard input; when that is a terminal it says so
+    // instead of waiting in silence, and Ctrl-D at once ends it with nothing to store (status 4).
+    @Test func ingestSaysItReadsStandardInput() throws {
+        let db = try Binary.temporaryDirectory().appendingPathComponent("t.sqlite").path
+        let r = try PseudoTerminal.run(Binary.url, ["ingest", "--db", db], columns: 100, streams: .both,
+                                       environment: ["NO_COLOR": "1"], typed: "\u{4}")
+        #expect(r.terminal.contains("reading touch records from standard input"), "\(r.terminal)")
+        #expect(r.status == ExitCode.empty, "\(r.terminal)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        for line in PseudoTerminal.screenLines(r.terminal) { #expect(line.count <= 100, "\(line)") }
+    }
+
+    // Messages on standard error fit the terminal too: "no database at …" (150 columns before),
+    // the demo's "generated … → path" and ingest's summary (123–126) are wrapped at spaces.
+    @Test func messagesFitA100ColumnTerminal() throws {
+        let dir = try Binary.temporaryDirectory()
+        let deep = dir.appendingPathComponent(String(repeating: "long-folder-name/", count: 4))
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let missing = try PseudoTerminal.run(Binary.url, ["report"], columns: 100, streams: .both,
+                                             environment: ["NO_COLOR": "1", "PRESSDB_DB": ""], directory: dir)
+        #expect(missing.terminal.contains("no database at"), "\(missing.terminal)")
+        let demo = try PseudoTerminal.run(Binary.url, ["demo", "--sessions", "300", "--db", deep.appendingPathComponent("d.sqlite").path],
+                                          columns: 100, streams: .both, environment: ["NO_COLOR": "1"])
+        #expect(demo.status == 0)
+        let ingest = try PseudoTerminal.run(Binary.url, ["ingest", deep.appendingPathComponent("d-log.ndjson").path, "--db",
+                                                         deep.appendingPathComponent("e.sqlite").path],
+                                            columns: 100, streams: .both, environment: ["NO_COLOR": "1"])
+        #expect(ingest.status == 0 && ingest.terminal.contains("ingest: 1 file;"), "\(ingest.terminal)")
+        for r in [missing, demo, ingest] {
+            // The demo's commands to paste stay whole, however long the path in them.
+            for line in PseudoTerminal.screenLines(r.terminal) where !line.hasPrefix("  export ") {
+                #expect(line.count <= 100, "\(line)")
+            }
+        }
     }
 }

@@ -209,7 +209,9 @@ enum Render {
 ///
 /// A run of more than `Terminal.nameColumns` × 4 bytes without a space — a name or value quoted
 /// from input, most likely — is cut (`Terminal.cut`): a 1 MB configuration name is not printed
-/// whole.
+/// whole. On a terminal, a line wider than it is wrapped at spaces, its continuation indented two
+/// columns, so a message never runs past the window's edge (a long path breaks after its `/`
+/// only when it cannot fit a line).
 func printError(_ message: String) {
     func readable(_ line: Substring) -> String {
         guard line.utf8.count > Terminal.nameColumns * 4 else { return String(line) }
@@ -217,7 +219,13 @@ func printError(_ message: String) {
             .map { $0.utf8.count > Terminal.nameColumns * 4 ? Terminal.cut(String($0)) : String($0) }
             .joined(separator: " ")
     }
-    let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { Terminal.visible(readable($0)) }
+    var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { Terminal.visible(readable($0)) }
+    if let width = Terminal.width(STDERR_FILENO) {
+        lines = lines.flatMap { line -> [String] in
+            guard Terminal.columns(line) > width, line.first != " " else { return [line] }
+            return TextWrap.lines(line, width: width, indent: "  ")
+        }
+    }
     let text = lines.joined(separator: "\n")
     FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
 }

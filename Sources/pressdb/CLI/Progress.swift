@@ -1,5 +1,6 @@
 // Progress of long work on standard error — ingest, replay, `config add`'s replay, paired
-// compare, generate, demo — one line redrawn in place:
+// compare, generate, demo, sweep, and the press sequences of the frustration report and
+// compare's frustration metrics — one line redrawn in place:
 //
 //     replay  42% ██████████▌              63,000 of 150,000 sessions · 81,200/s · ETA 1 s
 //     ingest  9.3 MiB read · 270,336 records · 12.1 MiB/s              (standard input: no total)
@@ -17,6 +18,9 @@ final class Progress: @unchecked Sendable {
         case sessions
         /// Bytes of input (ingest): "9.3 of 25.0 MiB".
         case bytes
+        /// Work whose amount is unknown until it ends (one SQL statement over every session):
+        /// what is being done and the time so far (`whileWorking`).
+        case time
     }
 
     let label: String
@@ -28,6 +32,8 @@ final class Progress: @unchecked Sendable {
     private let started = ContinuousClock.now
     private var lastDraw: ContinuousClock.Instant?
     private var drawnColumns = 0
+    /// Set by `stop`: a timer's late update draws nothing.
+    private var stopped = false
 
     /// Nothing is drawn before this much time has passed.
     static let delay = Duration.milliseconds(250)
@@ -56,7 +62,7 @@ final class Progress: @unchecked Sendable {
         guard enabled else { return }
         lock.withLock {
             let now = ContinuousClock.now
-            guard now - started >= Self.delay else { return }
+            guard !stopped, now - started >= Self.delay else { return }
             if let lastDraw, now - lastDraw < Self.interval { return }
             lastDraw = now
             Self.active = self
@@ -65,9 +71,12 @@ final class Progress: @unchecked Sendable {
     }
 
     /// `update` for `ReplayOptions.progress`: sessions done of a total the replayer counted.
-    @Sendable func replayed(_ done: Int, _ total: Int) {
+    @Sendable func replayed(_ done: Int, _ total: Int) { counted(done, of: total) }
+
+    /// `done` of a total known only as the work goes (set under the lock: callers may be on any thread).
+    func counted(_ done: Int, of total: Int, detail: String? = nil) {
         lock.withLock { self.total = total }
-        update(done)
+        update(done, detail: detail)
     }
 
     /// Removes the line (before the command's summary or an error is printed).
@@ -80,9 +89,35 @@ final class Progress: @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, showing `what` it does and the time so far on the progress line, redrawn by a
+    /// timer (nothing in `body` counts): for one SQL statement that reads every session (the
+    /// press sequences of the frustration signals) and returns its first row only at the end.
+    /// `body` may `stop` the line itself (when its first output is ready).
+    static func whileWorking<T>(_ label: String, _ what: String, enabled: Bool, _ body: (Progress) throws -> T) rethrows -> T {
+        let progress = Progress(label, unit: .time, enabled: enabled)
+        guard enabled else { return try body(progress) }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(200))
+        timer.setEventHandler { progress.update(0, detail: what) }
+        timer.resume()
+        defer { timer.cancel(); progress.stop() }
+        return try body(progress)
+    }
+
+    /// Clears the line for good: later updates draw nothing.
+    func stop() {
+        lock.withLock { stopped = true }
+        clear()
+    }
+
     /// The text of the line (without the carriage return), fitted to the terminal's width.
     func line(done: Int, detail: String?, elapsed: Double, width: Int? = nil) -> String {
         let width = width ?? Terminal.width(STDERR_FILENO) ?? Terminal.defaultWidth
+        if unit == .time {
+            var text = label + " " + ([detail, Self.duration(elapsed)].compactMap { $0 }).joined(separator: " · ")
+            if Terminal.columns(text) >= width { text = Terminal.prefix(text, columns: width - 1) }
+            return text
+        }
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         var parts: [String] = []
         var head = label
@@ -95,7 +130,7 @@ final class Progress: @unchecked Sendable {
             bar = Self.bar(fraction, width: min(24, max(0, width / 5)))
             if rate > 0, done < total { parts.append("ETA " + Self.duration(Double(total - done) / rate)) }
         } else {
-            parts.append(unit == .bytes ? "\(Self.mebibytes(done, digits: 1)) MiB read" : "\(Self.grouped(done)) sessions")
+            parts.append(unit == .bytes ? "\(Self.mebibytes(done, digits: 1)) MiB read" : "\(Self.grouped(done)) session\(done == 1 ? "" : "s")")
         }
         if let detail { parts.append(detail) }
         if rate > 0 {

@@ -56,6 +56,7 @@ enum ColumnNames {
         (["press", "depth"], "depth", "press depth"),
         (["pressed", "scale"], "scale", "pressed scale"),
         (["action", "fired"], "fired", "action fired"),
+        (["false", "actions"], "false act", "false actions"),
         (["animation"], "anim", "animation"),
         // The frustration report (docs/frustration.md).
         (["rage", "episodes"], "rage", "rage episodes"),

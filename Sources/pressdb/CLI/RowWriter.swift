@@ -178,7 +178,12 @@ final class RowWriter {
         if !started { try start(complete: true) }
         switch format {
         case .json: try sink.write(count == 0 ? "[]\n" : "\n]\n")
-        case .table: if let table, count > 0 || headerWhenEmpty { try sink.write(table.footer()) }
+        case .table:
+            if count == 0, let empty = presentation.empty {
+                try sink.write(empty + "\n")
+            } else if let table, count > 0 || headerWhenEmpty {
+                try sink.write(table.footer())
+            }
         default: break
         }
         try sink.finish()
@@ -206,7 +211,7 @@ final class RowWriter {
             let layout = try TerminalTable(columns: shown, rows: held.map { cells(pick($0)) },
                                            presentation: presentation, options: options)
             table = layout
-            if count > 0 || headerWhenEmpty { try sink.write(layout.headerLines()) }
+            if count > 0 || (headerWhenEmpty && presentation.empty == nil) { try sink.write(layout.headerLines()) }
         case .json, .ndjson: break
         }
         let rows = held

@@ -73,6 +73,15 @@ struct TablePresentation {
     var cutShowsBytes: Set<String> = []
     /// Sentences for the legend besides the abbreviations and units the columns bring.
     var legend: [String] = []
+    /// What a column holds, in a few words, for `--explain` ("sessions that ended as a tap").
+    var about: [String: String] = [:]
+    /// Columns that mean little alone (compare's A and B): when one is left out, so are the others.
+    var together: [[String]] = []
+    /// Cut columns whose text is wrapped onto further lines of the row instead of cut (a reject's
+    /// reason, which says what to fix).
+    var wraps: Set<String> = []
+    /// What the table says instead of a bare header when it has no rows ("no rejects").
+    var empty: String?
     /// Notes on columns whose numbers cover a subset; shown, with a marker on those columns'
     /// headers, when any of them is shown.
     var footnotes: [Footnote] = []
@@ -242,6 +251,16 @@ struct TerminalTable {
         if !chosen {
             for i in nonKey where totalWidth > limit && shown.count > 1 { leaveOut(i) }
         }
+        // 2b. Columns chosen with --columns are never left out: the cuttable ones among them are
+        //     cut (or wrapped) first, the last first, so the table fits if cutting can make it.
+        if chosen {
+            for i in shown.reversed() where totalWidth > limit {
+                if let minimum = minimumWidth(i, natural[i]), widths[i] > minimum {
+                    widths[i] = max(minimum, widths[i] - (totalWidth - limit))
+                    cutColumns.insert(i)
+                }
+            }
+        }
         // 3. Give up the key features, the least important first: a full form for the text cut
         //    to fit or the compact form, a column (never the first, nor one --columns chose)
         //    altogether.
@@ -259,9 +278,17 @@ struct TerminalTable {
             }
         }
         // The steps go a column at a time and may have given up more than needed: take back,
-        // most important first, what fits again. A column that is not a key column comes back
-        // only while every key column is in its full form.
-        for (i, full) in features {
+        // most important first, what fits again — up to the first key column or full form that
+        // does not fit: a less important one never shows while a more important one is missing
+        // (a narrow `>100ms` in place of `false_actions`, one rate's interval but not the rate's
+        // before it). A column that is not a key column comes back only while every key column
+        // is in its full form.
+        var blocked = false
+        for (i, full) in features where !blocked {
+            defer {
+                if !full, leftOut.contains(i) { blocked = true }
+                if full, shown.contains(i), form[i] == .compact { blocked = true }
+            }
             if full, shown.contains(i), cutColumns.contains(i) {
                 widths[i] = min(natural[i].full, widths[i] + max(0, limit - totalWidth))
                 if widths[i] >= natural[i].full { cutColumns.remove(i) }
@@ -276,9 +303,16 @@ struct TerminalTable {
                 }
             }
         }
-        for i in nonKey.reversed() where leftOut.contains(i) && !shown.contains(where: { form[$0] == .compact }) {
+        for i in nonKey.reversed() where !blocked && leftOut.contains(i) && !shown.contains(where: { form[$0] == .compact }) {
             if totalWidth + 2 + width(i) <= limit {
                 restore(i, form: natural[i].hasShort ? .short : .full, width: width(i))
+            }
+        }
+        // Columns read together (A beside B) go together.
+        if !chosen {
+            for group in presentation.together {
+                let members = group.compactMap { name in columns.firstIndex { $0.name == name } }
+                if members.contains(where: leftOut.contains) { for i in members where shown.contains(i) { leaveOut(i) } }
             }
         }
     }
@@ -353,6 +387,16 @@ struct TerminalTable {
             }
         }
         var out = ""
+        // Wrapped columns: the first piece here, the rest on lines of their own below.
+        var more: [Int: [String]] = [:]
+        for (k, i) in shown.enumerated() where raw != nil && !options.full && presentation.wraps.contains(columns[i].name)
+            && Terminal.columns(cells[k]) > room[i] {
+            let pieces = TextWrap.lines(cells[k], width: room[i])
+            if pieces.allSatisfy({ Terminal.columns($0) <= room[i] }) {
+                cells[k] = pieces[0]
+                more[k] = Array(pieces.dropFirst())
+            }
+        }
         for (k, i) in shown.enumerated() {
             var w = Terminal.columns(cells[k])
             let mayCut = !options.full && (cutColumns.contains(i) || (options.width != nil && !columns[i].alignsRight))
@@ -366,6 +410,17 @@ struct TerminalTable {
             out += columns[i].alignsRight ? pad + cells[k] : cells[k] + pad
         }
         while out.hasSuffix(" ") { out.removeLast() }
+        let extra = more.values.map(\.count).max() ?? 0
+        for n in 0..<extra {
+            var line = ""
+            for (k, i) in shown.enumerated() {
+                let text = more[k].map { n < $0.count ? $0[n] : "" } ?? ""
+                if k > 0 { line += "  " }
+                line += text + String(repeating: " ", count: max(0, room[i] - Terminal.columns(text)))
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += "\n" + line
+        }
         return out + "\n"
     }
 
@@ -395,7 +450,7 @@ struct TerminalTable {
             let names = compacted.filter { columns[$0].compactLeavesOut == what }.map { columns[$0].name }
             notes.append("\(what) of \(names.joined(separator: ", "))")
         }
-        let cut = cutColumns.filter { shown.contains($0) }.sorted()
+        let cut = cutColumns.filter { shown.contains($0) && !presentation.wraps.contains(columns[$0].name) }.sorted()
         if !cut.isEmpty {
             notes.append("the end of long text in \(cut.map { columns[$0].name }.joined(separator: ", "))")
         }
@@ -430,14 +485,20 @@ struct TerminalTable {
     func explanation() -> [String] {
         let headers = shown.map { header($0) }
         let w = headers.map { Terminal.columns(Terminal.visible($0)) }.max() ?? 0
-        var lines = zip(shown, headers).map { i, h -> String in
+        var lines = zip(shown, headers).flatMap { i, h -> [String] in
             let c = columns[i]
             var about = h == c.name ? "" : c.name
-            let meanings = c.abbreviations.map { "\($0.0) = \($0.1)" }
+            // An abbreviation that only spells the name out again ("unseen = unseen presses" beside
+            // unseen_presses) explains nothing: the declared description does.
+            let spelled = c.name.replacingOccurrences(of: "_", with: " ")
+            let meanings = c.abbreviations.filter { !spelled.contains($0.1) }.map { "\($0.0) = \($0.1)" }
             if form[i] != .full, !meanings.isEmpty { about += " (" + meanings.joined(separator: ", ") + ")" }
-            if let u = c.unit { about += (about.isEmpty ? "" : ": ") + u }
-            let line = "  " + h + String(repeating: " ", count: w - Terminal.columns(Terminal.visible(h))) + "  " + about
-            return String(line.reversed().drop { $0 == " " }.reversed())
+            if let text = presentation.about[c.name] { about += (about.isEmpty ? "" : ": ") + text }
+            if let u = c.unit { about += (about.isEmpty ? "" : presentation.about[c.name] == nil ? ": " : "; ") + u }
+            let lead = "  " + h + String(repeating: " ", count: w - Terminal.columns(Terminal.visible(h))) + "  "
+            // Wrapped here, under the descriptions, so the footer's wrap finds nothing too wide.
+            guard let width = options.width, !about.isEmpty else { return [String((lead + about).reversed().drop { $0 == " " }.reversed())] }
+            return TextWrap.lines(about, width: width, lead: lead, indent: String(repeating: " ", count: w + 4))
         }
         lines.insert("Columns:", at: 0)
         lines += presentation.legend.map { $0 + "." }

@@ -4,8 +4,9 @@
 enum TextWrap {
     /// The words of `text` (split at spaces) in lines of at most `width` columns on screen
     /// (`Terminal.columns`), the first line starting with `lead` and the others with `indent`.
-    /// A word too long for a line is broken after a `|`, `,` or `:` (a list of choices `a|b|c`,
-    /// of names `x,y,z`, a selector `f(a:b:)`) where it can, else stands alone on its line.
+    /// A word too long for a line is broken after a `|`, `,`, `:` or `/` (a list of choices
+    /// `a|b|c`, of names `x,y,z`, a selector `f(a:b:)`, a path) where it can, else stands alone
+    /// on its line.
     /// An empty `text` gives one line, `lead`.
     static func lines(_ text: some StringProtocol, width: Int, lead: String = "", indent: String = "") -> [String] {
         let indentColumns = Terminal.columns(indent)
@@ -32,7 +33,7 @@ enum TextWrap {
 
     private static func columns(_ s: some StringProtocol) -> Int { Terminal.columns(String(s)) }
 
-    /// `word` cut after its `|`, `,` and `:` into pieces of at most `width` columns where it can
+    /// `word` cut after its `|`, `,`, `:` and `/` into pieces of at most `width` columns where it can
     /// be: each cut is at the last break before the width is passed.
     private static func pieces(of word: some StringProtocol, width: Int) -> [Substring] {
         let word = Substring(word)
@@ -47,7 +48,7 @@ enum TextWrap {
                 start = b; lastBreak = nil
                 used = columns(word[start..<next])
             }
-            if word[i] == "|" || word[i] == "," || word[i] == ":" { lastBreak = next }
+            if word[i] == "|" || word[i] == "," || word[i] == ":" || word[i] == "/" { lastBreak = next }
             i = next
         }
         out.append(word[start...])

@@ -2,6 +2,7 @@
 // the difference with its interval, the test, and a verdict, after the health checks. How the
 // result looks is ComparisonRenderer's.
 import Foundation
+import PressCore
 import PressStats
 import PressStore
 import PressAnalysis
@@ -166,9 +167,14 @@ struct CompareCommand: ParsableCommand {
             (report, notes) = try Self.paired(a, b, path: path, equals: equals, metrics: metrics, correction: correction,
                                               configuration: configuration, unit: unit, signals: signals)
         } else {
-            (report, notes) = try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
-                                                correction: correction, configuration: configuration, unit: unit,
-                                                signals: signals)
+            // The frustration metrics read the press sequences of every stored session: seconds
+            // of one statement, shown on the progress line.
+            let sequences = metrics.contains(where: ExperimentMetric.frustration.contains)
+            (report, notes) = try Progress.whileWorking("compare", "press sequences of every stored session (frustration signals)",
+                                                        enabled: sequences && Progress.shown(quiet: false)) { _ in
+                try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
+                                  correction: correction, configuration: configuration, unit: unit, signals: signals)
+            }
         }
 
         let renderer = ComparisonRenderer(report: report.classifyingPerceptibility(threshold: jnd), notes: notes)
@@ -203,7 +209,7 @@ struct CompareCommand: ParsableCommand {
                 throw CLIError.usage("--unit user: \(missing) of the compared sessions have no user; analyse them with --unit session")
             }
             return (.user, coverage.usersInBothArms > 0
-                ? "warning: \(coverage.usersInBothArms) of \(coverage.users) users have sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
+                ? "warning: \(coverage.usersInBothArms) of \(counted(coverage.users, "user")) \(coverage.usersInBothArms == 1 ? "has" : "have") sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
                 : nil)
         case .session?:
             return (.session, nil)
@@ -212,7 +218,7 @@ struct CompareCommand: ParsableCommand {
                 return (.session, "unit: sessions, because \(missing) of the compared sessions have no user (every session counts as independent)")
             }
             if coverage.usersInBothArms > 0 {
-                return (.session, "unit: sessions, because \(coverage.usersInBothArms) of \(coverage.users) users have sessions in both arms: "
+                return (.session, "unit: sessions, because \(coverage.usersInBothArms) of \(counted(coverage.users, "user")) \(coverage.usersInBothArms == 1 ? "has" : "have") sessions in both arms: "
                     + "the variants were drawn per session, not per user (--unit user analyses users anyway)")
             }
             return (.user, nil)
@@ -264,12 +270,12 @@ struct CompareCommand: ParsableCommand {
             let usersA = try userArm(a, percentiles), usersB = try userArm(b, percentiles)
             report = try Experiment.observed(control: usersA, treatment: usersB, metrics: metrics, expectedSplit: split,
                                              correction: correction, configuration: configuration)
-            notes.insert("\(by) \(a): \(usersA.users) users, \(usersA.sessions) sessions; "
-                + "\(by) \(b): \(usersB.users) users, \(usersB.sessions) sessions", at: 0)
+            notes.insert("\(by) \(a): \(counted(usersA.users, "user")), \(counted(usersA.sessions, "session")); "
+                + "\(by) \(b): \(counted(usersB.users, "user")), \(counted(usersB.sessions, "session"))", at: 0)
         } else {
             report = try Experiment.observed(control: try sessionArm(a), treatment: try sessionArm(b), metrics: metrics,
                                              expectedSplit: split, correction: correction, configuration: configuration)
-            notes.insert("\(by) \(a): \(report.controlSessions) sessions; \(by) \(b): \(report.treatmentSessions) sessions", at: 0)
+            notes.insert("\(by) \(a): \(counted(report.controlSessions, "session")); \(by) \(b): \(counted(report.treatmentSessions, "session"))", at: 0)
         }
         return (report, notes)
     }
@@ -297,7 +303,7 @@ struct CompareCommand: ParsableCommand {
             if case .badFilter = e { throw CLIError.usage("\(e)") }
             throw CLIError.empty("\(e)")
         }
-        var notes = ["paired \(summary.paired) of \(summary.selected) sessions"
+        var notes = ["paired \(summary.paired) of \(counted(summary.selected, "session"))"
             + (equals.isEmpty ? "" : " (\(PairedComparison.describe(equals)))")
             + ", each replayed under \(a) and \(b)"
             + (summary.replayedControl + summary.replayedTreatment > 0
@@ -315,7 +321,7 @@ struct CompareCommand: ParsableCommand {
             if unit == .user {
                 let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
                 let arms = try pairing.readByUser(control: configA, treatment: configB, equals: equals, percentiles: percentiles)
-                notes[0] += "; \(arms.users) users"
+                notes[0] += "; \(counted(arms.users, "user"))"
                 return (try Experiment.paired(arms, metrics: metrics, correction: correction, configuration: configuration), notes)
             }
             let arms = try pairing.read(control: configA, treatment: configB, equals: equals)

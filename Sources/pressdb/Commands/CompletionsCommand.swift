@@ -12,9 +12,12 @@ struct CompletionsCommand: ParsableCommand {
         (--format table|csv|…) and file names where an option takes a file. Generated from the
         same declarations as --help.
 
-        Install for bash, zsh (with fpath+=(~/.zfunc); compinit in ~/.zshrc) or fish:
+        Install for bash, zsh (with fpath+=(~/.zfunc); compinit in ~/.zshrc) or fish (each
+        folder made first, as a fresh account may not have it):
+          mkdir -p ~/.local/share/bash-completion/completions
           pressdb completions bash > ~/.local/share/bash-completion/completions/pressdb
-          pressdb completions zsh > ~/.zfunc/_pressdb
+          mkdir -p ~/.zfunc && pressdb completions zsh > ~/.zfunc/_pressdb
+          mkdir -p ~/.config/fish/completions
           pressdb completions fish > ~/.config/fish/completions/pressdb.fish
         """
     )

@@ -27,7 +27,7 @@ struct DemoCommand: ParsableCommand {
     )
 
     @Option(name: "db", value: "PATH", help: "Where to create the demo database (must not exist yet)",
-            discussion: "About 35 MB with the log; delete it when done.",
+            discussion: "About 37 MB with the log; the demo ends saying how to remove it.",
             defaultDescription: "a new folder under the system temporary directory")
     var database: DatabasePath?
     @Option(value: "N", help: "Sessions to generate", rule: .within(1...Int.max, "must be positive"))
@@ -60,6 +60,7 @@ struct DemoCommand: ParsableCommand {
     func run() throws -> Int32 {
         let fm = FileManager.default
         let dbPath: String
+        var folder: String? = nil  // the temporary folder the demo made, to say how to remove it
         if let p = database?.path {
             guard !fm.fileExists(atPath: p) else {
                 throw CLIError.usage("\(p) already exists; the demo needs a fresh database (give a new path, or delete it)")
@@ -69,6 +70,7 @@ struct DemoCommand: ParsableCommand {
             let dir = fm.temporaryDirectory.appendingPathComponent("pressdb-demo-\(ProcessInfo.processInfo.processIdentifier)-\(Int(Date().timeIntervalSince1970))")
             try fm.createDirectory(at: dir, withIntermediateDirectories: true)
             dbPath = dir.appendingPathComponent("demo.sqlite").path
+            folder = dir.path
         }
         let logPath = (dbPath as NSString).deletingPathExtension + "-log.ndjson"
         func say(_ s: String) { if !quiet { printError(s) } }
@@ -138,9 +140,8 @@ struct DemoCommand: ParsableCommand {
         // Runnable where the user is: after `swift run` pressdb is not on PATH, so an alias to the
         // binary that is running comes first.
         let alias = Self.binaryPath().map { "  alias pressdb=\(Self.shellQuoted($0))\n" } ?? ""
-        try emit("""
-
-        The database is \(dbPath). Try:
+        // The commands stay whole (a wrapped path could not be pasted); the sentence wraps.
+        try emit("\n" + TerminalTable.wrap("The database is \(dbPath). Try:", width: Terminal.width()) + """
           export PRESSDB_DB=\(Self.shellQuoted(dbPath))
         \(alias)  pressdb report latency
           pressdb report cancellations --by variant
@@ -151,7 +152,22 @@ struct DemoCommand: ParsableCommand {
           pressdb report --as expand-delayed-click
 
         """)
+        try emit(Self.cleanUp(folder: folder, database: dbPath, log: logPath))
         return ExitCode.ok
+    }
+
+    /// How to remove what the demo wrote, and how much it is: the temporary folder, or the
+    /// database and the log beside a `--db` path (with SQLite's -wal and -shm if left).
+    static func cleanUp(folder: String?, database: String, log: String) -> String {
+        let fm = FileManager.default
+        // SQLite's -wal and -shm go when the last connection closes; -f covers either case.
+        let files = folder.map { f in (try? fm.contentsOfDirectory(atPath: f))?.map { f + "/" + $0 } ?? [] }
+            ?? [database, database + "-wal", database + "-shm", log]
+        let bytes = files.reduce(0) { $0 + ((try? fm.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+        let size = "\(Int((Double(bytes) / 1_000_000).rounded())) MB"
+        let text = folder.map { "It is in a temporary folder (\(size) with the log); when done: rm -r \(shellQuoted($0))" }
+            ?? "The database and the log take \(size); when done: rm -f \(files.map(shellQuoted).joined(separator: " "))"
+        return "\n" + TerminalTable.wrap(text, width: Terminal.width(), indent: "  ")
     }
 
     /// The demo's `generate --retry`: a fifth of the likely failed presses are pressed again, so the

@@ -116,6 +116,11 @@ struct IngestCommand: ParsableCommand {
                                                                                           container: options.defaultContainer)))
         reading.touchLog = touchLogOptions
         let paths = files.isEmpty ? ["-"] : files
+        // With no file named and a person at the keyboard, waiting in silence looks like a hang.
+        if files.isEmpty, isatty(STDIN_FILENO) == 1, !quiet {
+            printError("ingest: reading touch records from standard input (no FILE given); type or paste them and "
+                + "end with Ctrl-D, or stop with Ctrl-C and name a file: pressdb ingest FILE")
+        }
 
         // Every input is opened and its format told before the database is: one that cannot be
         // read is named at the end while the others are ingested; when none can, or every one
@@ -331,7 +336,12 @@ struct IngestCommand: ParsableCommand {
                 } else {
                     f = try InputFormat.detect(input)
                 }
-                inputs.append((input, path, f, try input.peekFirstNonBlankByte() == nil))
+                var blank = try input.peekFirstNonBlankByte() == nil
+                // A CSV's header is checked before the database is opened, and a header with
+                // no rows after it holds no records, as an empty file does (with --columns, the
+                // names are the option's, and the first line may be a row).
+                if f == .csv, !blank, !namedColumns { blank = try !InputFormat.checkCSVHeader(input) }
+                inputs.append((input, path, f, blank))
             } catch {
                 unreadable.append((error as? InputError)?.message ?? "\(path): \(error)")
             }

@@ -20,7 +20,11 @@ struct ReplayCommand: ParsableCommand {
         other animation or thresholds. Those counterfactual results are stored too and feed
         'pressdb report --as' and 'pressdb compare --paired'.
 
-        Prints one row per replayed session as it is replayed: session, config, variant,
+        In a terminal, prints what was replayed: the sessions, the outcomes counted, and where
+        the rows are ('pressdb report sessions', stored unless --refresh-rate or --density
+        says otherwise); --rows (or --session, --wide, --columns) prints the rows there too.
+        To a pipe or a file, and with --format csv|json|ndjson, prints one row per replayed
+        session as it is replayed: session, config, variant,
         outcome, cancel_reason, action_fired, feedback_latency_ms, action_latency_ms,
         duration_ms, max_travel_pt, press_depth, release_jump_pt (null where undefined), shown
         as 'pressdb report sessions' shows them; the terminal table fits the terminal's width.
@@ -78,6 +82,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "With --input: each line is NAME:LINE, a tab and the record, which messages then name by NAME:LINE (a stream re-assembled from many files, as the Spark job sends it).")
     var origins: Bool
     @Flag(.quiet(help: "Print nothing: no rows, no summary, no progress (results are still stored).")) var quiet: Bool
+    @Flag(help: "Print a row per session on a terminal too (a pipe or a file always gets them).") var rows: Bool
     @Flag(.wide) var wide: Bool
     @Option(.columns) var columns: [String]
     @Flag(.explain) var explain: Bool
@@ -179,11 +184,17 @@ struct ReplayCommand: ParsableCommand {
 
         // Rows are printed as they are replayed (RowWriter); a reader that goes away (`| head`)
         // stops the printing, not the replay: every result is still stored.
-        let out = quiet ? nil : RowWriter(format: format, columns: Self.columns, presentation: Self.presentation,
+        // A terminal gets a summary, not a line per session (114,000 lines would flood it),
+        // unless rows are asked for.
+        let rowsShown = !quiet && (format != .table || isatty(STDOUT_FILENO) != 1 || rows || !sessions.isEmpty || wide
+                                   || !columns.isEmpty || explain)
+        var counts = OutcomeCounts()
+        let out = !rowsShown ? nil : RowWriter(format: format, columns: Self.columns, presentation: Self.presentation,
                                           options: .standardOutput(wide: wide, columns: columns, explain: explain),
                                           sink: try OutputSink(path: nil), headerWhenEmpty: false)
         var printing: Error?
         func show(_ session: StoredSession, _ row: ResultRow) {
+            counts.add(row.result)
             guard let out, printing == nil else { return }
             do { try out.add(Self.cells(session, row)) } catch { printing = error }
         }
@@ -216,8 +227,44 @@ struct ReplayCommand: ParsableCommand {
                 lines[0] += "; every session already has its result"
             }
             printError(lines.joined(separator: "\n"))
+            if !rowsShown, counts.sessions > 0 {
+                try emit(TerminalTable.wrap(counts.summary(as: target?.name, stored: options.storesResults), width: Terminal.width(),
+                                            indent: "  "))
+            }
         }
         return summary.failureCount > 0 || !summary.unknownConfigs.isEmpty ? ExitCode.failure : ExitCode.ok
+    }
+}
+
+/// What a replay gave, counted for the summary a terminal gets instead of its rows.
+struct OutcomeCounts {
+    var sessions = 0, taps = 0, cancels = 0, scrollAborts = 0, unseen = 0, falseActions = 0
+
+    mutating func add(_ r: SessionResult) {
+        sessions += 1
+        switch r.outcome {
+        case .tap: taps += 1
+        case .cancel: cancels += 1
+        case .scrollAbort: scrollAborts += 1
+        }
+        // The definitions of the result_events view (docs/reports.md).
+        if r.outcome != .scrollAbort && r.feedbackLatencyMs == nil { unseen += 1 }
+        if r.actionFired && r.outcome != .tap { falseActions += 1 }
+    }
+
+    /// "Outcomes of the 22831 sessions replayed as X: 19800 taps (86.7 %), …; the rows are stored: …".
+    func summary(as target: String?, stored: Bool) -> String {
+        func share(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+            counted(n, noun, plural: plural) + String(format: " (%.1f %%)", 100 * Double(n) / Double(max(1, sessions)))
+        }
+        let what = "Outcomes of the \(counted(sessions, "session")) replayed" + (target.map { " as \($0)" } ?? " under their own configuration")
+        let outcomes = [share(taps, "tap"), share(cancels, "cancel"), share(scrollAborts, "scroll-abort"),
+                        counted(unseen, "unseen press", plural: "unseen presses"),
+                        counted(falseActions, "false action")].joined(separator: ", ")
+        let asked = target.map { " --as \(DemoCommand.shellQuoted($0))" } ?? ""
+        let rows = stored ? "the rows are stored: pressdb report sessions\(asked) (pressdb report\(asked) summarises them)"
+            : "the rows were not stored (another display): pressdb replay\(asked) --rows prints them"
+        return "\(what): \(outcomes); \(rows); --rows prints a row per session here.\n"
     }
 }
 

@@ -287,14 +287,25 @@ struct ReportCommand: ParsableCommand {
         // Rows go out as SQLite produces them (RowWriter): a report of any length runs in bounded
         // memory, and a closed pipe (`| head`) ends it at once.
         var writer: RowWriter?
+        // The press sequences are one statement over every stored session, seconds before the
+        // first row: the progress line says what is being done until then.
+        let sequences = def.readsPressSequences || filter.signal != nil
         do {
-            try runner.run(def, columns: { names in
-                writer = try rowWriter(def, tabular: tabular, filter: filter, columns: names, protecting: path)
-            }, row: { try writer!.add($0.map(Self.cell)) })
+            try Progress.whileWorking("report", "press sequences of every stored session (frustration signals)",
+                                      enabled: sequences && Progress.shown(quiet: false)) { progress in
+                try runner.run(def, columns: { names in
+                    writer = try rowWriter(def, tabular: tabular, filter: filter, columns: names, protecting: path)
+                }, row: { progress.stop(); try writer!.add($0.map(Self.cell)) })
+            }
         } catch let e as ReportError {
             throw CLIError.failure("\(e)")
         }
         try writer!.finish()
+        if let n = writer?.count, n > ReportFilter.manyGroups, def.sql.contains("GROUP BY grp") {
+            printError(TerminalTable.wrap("pressdb report: warning: --by \(filter.by) gives \(n) groups; "
+                + "--where \(filter.by)=VALUE reports one, or a coarser --by (\(ReportFilter.groupings.filter { $0 != filter.by }.prefix(3).joined(separator: ", "))) fewer",
+                width: Terminal.width(STDERR_FILENO), indent: "  "))
+        }
         return ExitCode.ok
     }
 }

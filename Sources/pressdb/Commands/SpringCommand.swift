@@ -149,6 +149,15 @@ struct SpringCommand: ParsableCommand {
 
     static func cell(_ v: Double?) -> Cell { v.map { .double($0) } ?? .null }
 
+    /// The unit of each figure in the table. Core Animation gives mass, stiffness and damping no
+    /// units; with progress a fraction of the whole distance and time in seconds, stiffness is
+    /// mass per s² and damping mass per s, and velocity is whole distances per second.
+    static let units: [String: String] = [
+        "mass": "CA mass units", "stiffness": "mass/s²", "damping": "mass/s", "damping_ratio": "ratio",
+        "initial_velocity": "distances/s", "settling_duration": "s", "perceptual_duration": "s",
+        "bounce": "ratio", "overshoot": "distance", "time_to_target": "s",
+    ]
+
     static func render(_ s: Spring, times: [Double], as format: OutputFormat) -> String {
         let figs = figures(s)
         let values = times.map { (t: $0, progress: s.progress(at: $0), velocity: s.velocity(at: $0)) }
@@ -171,12 +180,12 @@ struct SpringCommand: ParsableCommand {
             return Render.csv(table)
         default:
             let color = useColor()
-            var params = ResultTable(columns: [Column("parameter"), Column("value", .number(6))])
-            params.rows = figs.map { [.text($0.name), cell($0.value)] }
+            var params = ResultTable(columns: [Column("parameter"), Column("value", .number(6)), Column("unit")])
+            params.rows = figs.map { [.text($0.name), cell($0.value), .text(units[$0.name] ?? "")] }
             var out = Render.text(params, color: color)
             if !values.isEmpty {
-                var at = ResultTable(columns: [Column("t", .number(4)), Column("progress", .number(6)),
-                                               Column("velocity", .number(6))])
+                var at = ResultTable(columns: [Column("t (s)", .number(4)), Column("progress", .number(6)),
+                                               Column("velocity (distances/s)", .number(6))])
                 at.rows = values.map { [.double($0.t), .double($0.progress), .double($0.velocity)] }
                 out += "\n" + Render.text(at, color: color)
             }

@@ -183,7 +183,7 @@ struct SweepCommand: ParsableCommand {
                                 options.jobs, options.jobs == 1 ? "" : "s"),
                          "sweep: stored as sweep \(id) ('pressdb sweep --show \(id)')"]
             let failed = result.points.map(\.failures).reduce(result.base.failures, +)
-            if failed > 0 { lines.append("sweep: \(failed) replays failed and are left out of their point's numbers") }
+            if failed > 0 { lines.append("sweep: \(counted(failed, "replay")) failed and \(failed == 1 ? "is" : "are") left out of their point's numbers") }
             for f in result.failures.prefix(5) { lines.append("sweep: session \(f.session) \(f.reason)") }
             printError(lines.joined(separator: "\n"))
         }
@@ -298,28 +298,22 @@ struct SweepCommand: ParsableCommand {
     }
 }
 
-/// The progress line on standard error while a sweep replays: only on a terminal, at most five
-/// times a second, erased when done.
+/// The progress line on standard error while a sweep replays: the one line every long command
+/// draws (`Progress`: bar, counts, rate, ETA), the grid's size after the counts; erased when done.
 final class SweepProgress: Sendable {
     let enabled: Bool
     let configurations: Int
-    private let last = Locked<ContinuousClock.Instant?>(nil)
+    private let progress: Progress
 
-    init(enabled: Bool, configurations: Int) { self.enabled = enabled; self.configurations = configurations }
+    init(enabled: Bool, configurations: Int) {
+        self.enabled = enabled
+        self.configurations = configurations
+        progress = Progress("sweep", unit: .sessions, enabled: enabled)
+    }
 
     func show(_ done: Int, _ total: Int) {
-        guard enabled else { return }
-        last.withLock { last in
-            let now = ContinuousClock.now
-            if let l = last, now - l < .milliseconds(200), done < total { return }
-            last = now
-            let percent = total == 0 ? 100 : done * 100 / total
-            FileHandle.standardError.write(Data("\rsweep: \(percent)% — \(done) of \(total) sessions × \(configurations) configurations\u{1B}[K".utf8))
-        }
+        progress.counted(done, of: total, detail: "× \(PressCore.counted(configurations, "configuration"))")
     }
 
-    func clear() {
-        guard enabled else { return }
-        last.withLock { _ in FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    }
+    func clear() { progress.clear() }
 }

@@ -3,6 +3,7 @@
 // only computes the report and picks the format.
 import Foundation
 import PressCharts
+import PressCore
 import PressStats
 
 /// Renders an `ExperimentReport` with the lines that describe how its arms were formed
@@ -128,9 +129,9 @@ struct ComparisonRenderer {
         let m = report.rows.filter { $0.pValue != nil }.count
         let adjustment: String
         switch report.correction {
-        case .none: adjustment = "p-values not adjusted for the \(m) tests shown"
-        case .holm: adjustment = "p-values adjusted across \(m) tests by Holm–Bonferroni"
-        case .benjaminiHochberg: adjustment = "p-values adjusted across \(m) tests by Benjamini–Hochberg (false discovery rate)"
+        case .none: adjustment = "p-values not adjusted for the \(counted(m, "test")) shown"
+        case .holm: adjustment = "p-values adjusted across \(counted(m, "test")) by Holm–Bonferroni"
+        case .benjaminiHochberg: adjustment = "p-values adjusted across \(counted(m, "test")) by Benjamini–Hochberg (false discovery rate)"
         }
         lines.append("α = \(NumberText.compact(report.configuration.alpha, maxDigits: 4)); intervals \(NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2)) %; \(adjustment)")
         return lines
@@ -244,9 +245,10 @@ struct ComparisonRenderer {
         let level = NumberText.compact((1 - report.configuration.alpha) * 100, maxDigits: 2) + (report.isSequential ? "% CS" : "% CI")
         var columns = [
             ShownColumn(name: "metric"),
-            ShownColumn(name: "a", header: "A: \(report.controlName)", shortHeader: "A", compactLeavesOut: "intervals",
+            // "A: spring-press", but "A" where the arm is named A (not "A: A").
+            ShownColumn(name: "a", header: report.controlName == "A" ? "A" : "A: \(report.controlName)", shortHeader: "A", compactLeavesOut: "intervals",
                         alignsRight: true, abbreviations: report.controlName == "A" ? [] : [("A", report.controlName)]),
-            ShownColumn(name: "b", header: "B: \(report.treatmentName)", shortHeader: "B", compactLeavesOut: "intervals",
+            ShownColumn(name: "b", header: report.treatmentName == "B" ? "B" : "B: \(report.treatmentName)", shortHeader: "B", compactLeavesOut: "intervals",
                         alignsRight: true, abbreviations: report.treatmentName == "B" ? [] : [("B", report.treatmentName)]),
             ShownColumn(name: "diff", header: "B − A (\(level))", compactHeader: "B − A", compactLeavesOut: "intervals",
                         alignsRight: true),
@@ -266,7 +268,10 @@ struct ComparisonRenderer {
         if perceptible { columns.append(ShownColumn(name: "perceptible")) }
         columns += [ShownColumn(name: "mde", header: "MDE", alignsRight: true,
                                 abbreviations: [("MDE", "minimum detectable effect at 80 % power")])]
-        if planned { columns.append(ShownColumn(name: "units_needed", header: "\(unitWord)/arm for --mde", alignsRight: true)) }
+        if planned {
+            columns.append(ShownColumn(name: "units_needed", header: "\(unitWord)/arm for --mde", shortHeader: "\(unitWord)/arm",
+                                       alignsRight: true, abbreviations: [("\(unitWord)/arm", "\(unitWord) per arm to detect --mde")]))
+        }
         columns.append(ShownColumn(name: "test"))
         let rows = report.rows.map { r -> [ShownCell] in
             func arm(_ value: Double, _ interval: ConfidenceInterval?) -> ShownCell {
@@ -293,9 +298,20 @@ struct ComparisonRenderer {
 
     /// Which of the terminal table's columns matter most, and what its legend says.
     var presentation: TablePresentation {
-        TablePresentation(
-            key: ["metric", "diff", "verdict", report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "perceptible", "diff+",
-                  "units_needed", "rel_diff", "a+", "b+", "rel_diff+", "p_value", "mde"])
+        // The difference with its interval carries the story (the note under the table explains
+        // "the interval"), so it outranks the arms' values; --mde asks for the MDE and the units
+        // needed, so they come next when it is given.
+        let planned = report.configuration.plannedEffect != nil
+        var presentation = TablePresentation(
+            key: ["metric", "diff", "verdict", "diff+"] + (planned ? ["mde", "units_needed"] : [])
+                + [report.correction == .none ? "p_value" : "p_adjusted", "a", "b", "perceptible", "rel_diff", "a+", "b+", "rel_diff+", "p_value"]
+                + (planned ? [] : ["mde"]),
+            together: [["a", "b"]],
+            // The test's name wraps within its row when it is chosen (--columns …,test) on a
+            // narrow terminal, rather than widening the table past it.
+            wraps: ["test"])
+        presentation.cut["test"] = 24
+        return presentation
     }
 
     /// The minimum detectable effect in the row's unit: "1.23 pp" or "4.5 ms".

@@ -7,6 +7,7 @@
 //     -- table: cut raw 24 bytes, reason 16
 //     -- table: footnote feedback_*, share_over_100ms: among the presses that were seen
 //     -- table: legend anchors from Kaaresoja et al. 2014
+//     -- table: about unseen_presses: presses never seen: no frame moved the button by a pixel
 import PressStore
 import PressAnalysis
 
@@ -47,8 +48,24 @@ enum ReportPresentation {
                                             rest[rest.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
             case "legend":
                 p.legend.append(String(rest))
+            case "wrap":
+                // `wrap NAME WIDTH`: cut to fit down to WIDTH, its text wrapped rather than cut.
+                let parts = rest.split(separator: " ")
+                guard parts.count == 2, let minimum = Int(parts[1]), minimum > 0 else {
+                    throw problem(definition, line, "expected 'wrap COLUMN WIDTH'")
+                }
+                let name = names(parts[0])[0]
+                p.cut[name] = minimum
+                p.wraps.insert(name)
+            case "empty":
+                p.empty = String(rest)
+            case "about":
+                guard let colon = rest.firstIndex(of: ":"), let name = names(rest[..<colon]).first else {
+                    throw problem(definition, line, "expected 'about COLUMN: TEXT'")
+                }
+                p.about[name] = rest[rest.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             default:
-                throw problem(definition, line, "'\(word)' is not key, cut, footnote or legend")
+                throw problem(definition, line, "'\(word)' is not key, cut, wrap, footnote, legend, about or empty")
             }
         }
         return p
