@@ -7,6 +7,8 @@ let package = Package(
     name: "pressdb",
     products: [
         .executable(name: "pressdb", targets: ["pressdb"]),
+        // For iOS apps: touches on controls → pressdb's NDJSON (docs/recording.md).
+        .library(name: "PressRecorder", targets: ["PressRecorder"]),
     ],
     targets: [
         // The system's libsqlite3 (Debian: libsqlite3-dev).
@@ -36,6 +38,9 @@ let package = Package(
         // Statistics: intervals, tests, distributions (PressCore for its seeded SplitMix64, which
         // drives the bootstrap).
         .target(name: "PressStats", dependencies: ["PressCore"]),
+        // The recorder an iOS app links: touches on controls → pressdb's NDJSON, rotated files;
+        // its UIKit/SwiftUI layer is compiled only where UIKit is.
+        .target(name: "PressRecorder", dependencies: ["PressCore"]),
         // SVG charts for HTML reports.
         .target(name: "PressCharts"),
         // SQLite's C API as Swift: connection, statements, errors, pragma scopes, a commit and
@@ -84,7 +89,8 @@ let package = Package(
         .testTarget(name: "PressChartsTests", dependencies: ["PressCharts", "PressTestSupport"]),
         .testTarget(name: "PressStoreTests", dependencies: ["PressSQLite", "PressStore", "PressIngest", "PressAnalysis",
                                                            "PressCore", "PressFormats", "CSQLite"]),
+        .testTarget(name: "PressRecorderTests", dependencies: ["PressRecorder", "PressCore", "PressFormats"]),
         .testTarget(name: "pressdbTests", dependencies: ["pressdb", "PressSQLite", "PressStore", "PressIngest",
-                                                         "PressAnalysis", "PressCore", "PressTestSupport"]),
+                                                         "PressAnalysis", "PressCore", "PressRecorder", "PressTestSupport"]),
     ]
 )

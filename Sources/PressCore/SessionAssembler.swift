@@ -197,6 +197,36 @@ public struct SessionAssembler<Meta: SessionMergeable, Location> {
         return .accepted
     }
 
+    /// Puts a sample that came after later ones of its open session (a row out of time order)
+    /// at its place in time: after every sample not later than it. Nil when done; else why not,
+    /// and nothing changes: the session is not open, the sample is a `began` (a second one), an
+    /// `ended`/`cancelled` earlier than samples already there (the end would not be last), or
+    /// earlier than the session's `began`, or its attributes conflict.
+    @inlinable public mutating func insertLate(session id: String, sample: TouchSample, meta: Meta?, at location: Location)
+        -> AssemblyProblem?
+    {
+        guard let slot = slotByID[id] else { return .notOpen(sample.phase) }
+        var problem: AssemblyProblem?
+        slots[slot]!.withMutable { s in
+            if sample.phase == .began { problem = .secondBegan; return }
+            var k = s.samples.count
+            while k > 0, s.samples[k - 1].t > sample.t { k -= 1 }
+            if k == 0 || (sample.phase.isTerminal && k < s.samples.count) {
+                problem = .timeGoesBackwards(t: sample.t, previous: s.samples[s.samples.count - 1].t)
+                return
+            }
+            if let meta, let conflict = s.meta.merge(meta) { problem = .attributeConflict(conflict); return }
+            s.samples.insert(sample, at: k)
+            s.last = location
+        }
+        return problem
+    }
+
+    /// The samples of the open session `id`, nil when it is not open.
+    @inlinable public func samples(of id: String) -> [TouchSample]? {
+        slotByID[id].map { slots[$0]!.samples }
+    }
+
     /// Lets `body` change every open session in place (e.g. to renumber locations).
     @inlinable public mutating func updateOpenSessions(_ body: (inout OpenSession<Meta, Location>) -> Void) {
         for slot in slots.indices where slots[slot] != nil { slots[slot]!.withMutable(body) }

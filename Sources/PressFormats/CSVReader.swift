@@ -39,6 +39,11 @@ public struct CSVReader: ChunkedRecordSource {
     private var attributeCache = AttributeValueCache()
     /// `SessionAttribute.ordered`, read without its global's lazy initialization check.
     private let orderedAttributes = SessionAttribute.ordered
+    /// Column names one edit from a known one.
+    private var fieldNames = FieldNameCheck(csv: true)
+    /// Warnings about columns that look misspelt, and how many there were.
+    public var fieldWarnings: [FieldWarning] { fieldNames.warnings }
+    public var fieldWarningCount: Int { fieldNames.count }
 
     /// What a column holds.
     enum Column: Equatable {
@@ -61,8 +66,14 @@ public struct CSVReader: ChunkedRecordSource {
     public static let maximumQuotedLines = 64
     public static let maximumQuotedBytes = 1 << 20
 
-    public init(_ input: ByteInput) {
+    /// Columns named or renamed, another time unit, other phase names (`TouchLogOptions`).
+    public let options: TouchLogOptions
+
+    public init(_ input: ByteInput) { self.init(input, options: TouchLogOptions()) }
+
+    public init(_ input: ByteInput, options: TouchLogOptions) {
         self.input = input
+        self.options = options
     }
 
     /// How `row` reads a column (`codes`).
@@ -83,6 +94,11 @@ public struct CSVReader: ChunkedRecordSource {
     }
 
     public mutating func next() throws -> RecordItem? {
+        try nextInLogUnit().map { $0.dividingTime(by: options.timeUnit.perSecond) }
+    }
+
+    /// The next item, its time in the log's own unit.
+    private mutating func nextInLogUnit() throws -> RecordItem? {
         while true {
             let number: Int
             if replayIndex < replayLines.count {
@@ -105,11 +121,23 @@ public struct CSVReader: ChunkedRecordSource {
     }
 
     public mutating func read(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
+        if options.timeUnit != .s {
+            let start = chunk.touchCount
+            defer { chunk.divideTimes(from: start, by: options.timeUnit.perSecond) }
+            return try readRows(into: &chunk, limit: limit, yieldingBeforeWait: yieldingBeforeWait)
+        }
+        return try readRows(into: &chunk, limit: limit, yieldingBeforeWait: yieldingBeforeWait)
+    }
+
+    /// `read(into:…)` in the log's own time unit.
+    @inline(__always)
+    private mutating func readRows(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
         chunk.setFile(input.name)
         while chunk.count < limit {
             if replayIndex < replayLines.count || header == nil {
-                // The header, and lines read again after a quote given up on: the general path.
-                guard let item = try next() else { return .end }
+                // The header, and lines read again after a quote given up on: the general path
+                // (in the log's unit: the chunk's times are divided once, after).
+                guard let item = try nextInLogUnit() else { return .end }
                 appendLast(item, to: &chunk)
                 continue
             }
@@ -329,6 +357,7 @@ public struct CSVReader: ChunkedRecordSource {
     private mutating func read(_ line: UnsafeBufferPointer<UInt8>, number: Int, fromScratch: Bool) throws -> RecordItem? {
         let source = SourceLocation(file: input.name, line: number)
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        if header == nil, let names = options.columns { try setColumns(names, source) }
         var open = Self.split(line, into: &cells, count: &cellCount)
         if !open {
             if header == nil { try readHeader(line, source); return nil }
@@ -401,11 +430,20 @@ public struct CSVReader: ChunkedRecordSource {
     mutating func readHeader(_ line: UnsafeBufferPointer<UInt8>, _ source: SourceLocation) throws {
         if let problem = utf8Problem(line) { throw InputError("\(source): CSV header: \(problem)") }
         if cells[0..<cellCount].contains(where: { $0.start < 0 }) { throw InputError("\(source): CSV header: text after a closing quote") }
-        var columns: [Column] = []
-        var names: Set<String> = []
+        var given: [String] = []
         for c in cells[0..<cellCount] {
             var name = Self.text(line, c)
-            if columns.isEmpty, name.hasPrefix("\u{FEFF}") { name.removeFirst() }
+            if given.isEmpty, name.hasPrefix("\u{FEFF}") { name.removeFirst() }
+            given.append(options.headerNames[name] ?? name)
+        }
+        try setColumns(given, source)
+    }
+
+    /// The columns named `given` (a header's names, or `TouchLogOptions.columns`).
+    mutating func setColumns(_ given: [String], _ source: SourceLocation) throws {
+        var columns: [Column] = []
+        var names: Set<String> = []
+        for name in given {
             guard names.insert(name).inserted else { throw InputError("\(source): CSV header names column \"\(name)\" twice") }
             if let part = Self.frameColumns[name] {
                 columns.append(.frame(part.attribute, part.index))
@@ -420,9 +458,12 @@ public struct CSVReader: ChunkedRecordSource {
         }
         let missing = ["session", "t", "phase", "x", "y"].filter { !names.contains($0) }
         if !missing.isEmpty {
+            let extras = columns.compactMap { if case .extra(let n) = $0 { n } else { nil } }
             throw InputError("\(source): CSV header lacks the required column\(missing.count > 1 ? "s" : "") "
-                + missing.joined(separator: ", "))
+                + missing.joined(separator: ", ") + missing.map { fieldNames.hint(missing: $0, given: extras) }.joined()
+                + (options.columns == nil ? "; for a CSV without a header, name its columns with --columns" : ""))
         }
+        for case .extra(let name) in columns { fieldNames.unknown(name, at: source) }
         for a in SessionAttribute.allCases where a.kind == .frame {
             let given = a.field.columns.filter { names.contains($0) }
             if !given.isEmpty && given.count != 4 {
@@ -528,7 +569,7 @@ public struct CSVReader: ChunkedRecordSource {
         let cellCount = self.cellCount
         for k in 0..<cellCount where cells[k].start < 0 { return reject("malformed CSV: text after a closing quote") }
         guard cellCount == header.count else {
-            return reject("row has \(cellCount) field\(cellCount == 1 ? "" : "s"), the header has \(header.count)")
+            return reject("row has \(cellCount) field\(cellCount == 1 ? "" : "s"), \(options.columns == nil ? "the header has" : "--columns names") \(header.count)")
         }
         // The sample's fields are read into locals; the attributes' only when a row has some
         // (most rows have none), so a plain sample row builds no attribute values at all.
@@ -567,7 +608,7 @@ public struct CSVReader: ChunkedRecordSource {
                 session = c.quoted ? Self.text(b, c) : sessionCache.string(UnsafeBufferPointer(rebasing: b[c.start..<c.end]))
             case .field(.phase):
                 if !c.quoted, let p = Self.phase(UnsafeBufferPointer(rebasing: b[c.start..<c.end])) { phase = p; continue }
-                switch FieldCheck.phase(Self.text(b, c)) {
+                switch options.phase(Self.text(b, c)) {
                 case .failure(let p): return reject(p.reason)
                 case .success(let p): phase = p
                 }

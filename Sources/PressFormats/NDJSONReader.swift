@@ -21,9 +21,20 @@ public struct NDJSONReader: ChunkedRecordSource {
     private var attributeCache = AttributeValueCache()
     /// `SessionAttribute.ordered`, read without its global's lazy initialization check.
     private let orderedAttributes = SessionAttribute.ordered
+    /// Unknown fields one edit from a known one.
+    private var fieldNames = FieldNameCheck(csv: false)
+    /// Warnings about fields that look misspelt (the first few), and how many there were.
+    public var fieldWarnings: [FieldWarning] { fieldNames.warnings }
+    public var fieldWarningCount: Int { fieldNames.count }
 
-    public init(_ input: ByteInput) {
+    /// Another time unit, other phase names (`TouchLogOptions`; its CSV column names do not apply).
+    public let options: TouchLogOptions
+
+    public init(_ input: ByteInput) { self.init(input, options: TouchLogOptions()) }
+
+    public init(_ input: ByteInput, options: TouchLogOptions) {
         self.input = input
+        self.options = options
         fields.reserveCapacity(32)
     }
 
@@ -32,7 +43,7 @@ public struct NDJSONReader: ChunkedRecordSource {
             if isBlank(line) { continue }
             let source = SourceLocation(file: input.name, line: input.lineNumber)
             lastLine = line
-            return decode(line, source)
+            return decode(line, source).dividingTime(by: options.timeUnit.perSecond)
         }
         return nil
     }
@@ -40,6 +51,17 @@ public struct NDJSONReader: ChunkedRecordSource {
     public var lastRaw: String { lastLine.map(rawText) ?? "" }
 
     public mutating func read(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
+        if options.timeUnit != .s {
+            let start = chunk.touchCount
+            defer { chunk.divideTimes(from: start, by: options.timeUnit.perSecond) }
+            return try readLines(into: &chunk, limit: limit, yieldingBeforeWait: yieldingBeforeWait)
+        }
+        return try readLines(into: &chunk, limit: limit, yieldingBeforeWait: yieldingBeforeWait)
+    }
+
+    /// `read(into:…)` in the log's own time unit.
+    @inline(__always)
+    private mutating func readLines(into chunk: inout RecordChunk, limit: Int, yieldingBeforeWait: Bool) throws -> ChunkRead {
         chunk.setFile(input.name)
         while chunk.count < limit {
             guard let line = try input.nextLine(yieldingBeforeWait: yieldingBeforeWait) else {
@@ -282,7 +304,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                     switch known {
                     case .type: typeToken = f.value
                     case .session, .t, .phase, .x, .y:
-                        if let problem = try sample.set(known, f.value, in: line, &sessionCache) { return reject(problem) }
+                        if let problem = try sample.set(known, f.value, in: line, &sessionCache, options) { return reject(problem) }
                     case .attribute(let attribute):
                         if values == nil { values = TouchFieldValues() }
                         if let problem = try set(attribute, f.value, in: line, &values!.values) { return reject(problem) }
@@ -290,6 +312,7 @@ public struct NDJSONReader: ChunkedRecordSource {
                 } else {
                     let key = try JSONScanner.string(line, f.key)
                     guard extraKeys.insert(key).inserted else { return reject("duplicate field \(JSONText.string(key))") }
+                    fieldNames.unknown(key, at: source)
                     if values == nil { values = TouchFieldValues() }
                     values!.extras.append(ExtraField(key: key, json: Self.valueText(line, f.value)))
                 }
@@ -315,9 +338,13 @@ public struct NDJSONReader: ChunkedRecordSource {
                 return reject("unknown record type \(JSONText.string(type)) (known: touch, config, control)")
             }
         }
-        guard let session = sample.session else { return reject("missing field \"session\"") }
+        guard let session = sample.session else {
+            return reject("missing field \"session\"" + fieldNames.hint(missing: "session", given: Array(extraKeys)))
+        }
         guard let t = sample.t else { return reject("missing field \"t\"") }
-        guard let phase = sample.phase else { return reject("missing field \"phase\"") }
+        guard let phase = sample.phase else {
+            return reject("missing field \"phase\"" + fieldNames.hint(missing: "phase", given: Array(extraKeys)))
+        }
         guard let x = sample.x else { return reject("missing field \"x\"") }
         guard let y = sample.y else { return reject("missing field \"y\"") }
         let touch = TouchSample(t: t, x: x, y: y, phase: phase)
@@ -335,7 +362,7 @@ public struct NDJSONReader: ChunkedRecordSource {
 
         /// Reads `session`, `t`, `phase`, `x` or `y`; returns the reason when it is invalid.
         mutating func set(_ field: TouchField, _ v: JSONToken, in b: UnsafeBufferPointer<UInt8>,
-                          _ cache: inout SessionIDCache) throws(JSONSyntaxError) -> String? {
+                          _ cache: inout SessionIDCache, _ options: TouchLogOptions) throws(JSONSyntaxError) -> String? {
             switch field {
             case .t, .x, .y:
                 guard v.kind == .number || v.kind == .nonFinite else {
@@ -358,7 +385,7 @@ public struct NDJSONReader: ChunkedRecordSource {
             case .phase:
                 guard v.kind == .string else { return "\"phase\" must be a string, not \(NDJSONReader.kindName(v.kind))" }
                 if !v.hasEscapes, let p = CSVReader.phase(UnsafeBufferPointer(rebasing: b[v.start..<v.end])) { phase = p; return nil }
-                switch FieldCheck.phase(try JSONScanner.string(b, v)) {
+                switch options.phase(try JSONScanner.string(b, v)) {
                 case .failure(let r): return r.reason
                 case .success(let p): phase = p
                 }

@@ -420,7 +420,8 @@ public enum InputFormat: String, CaseIterable, Sendable {
             if missing.contains("t"), let near = names.first(where: { ["time", "timestamp", "ts"].contains($0.lowercased()) }) {
                 message += " (the time column is named t, in seconds; rename '\(near)')"
             }
-            throw InputError(message + " (docs/log-format.md, \"CSV\")")
+            throw InputError(message + " (docs/log-format.md, \"CSV\"); for a CSV without a header row, "
+                + "name its columns with --columns")
         }
         return header.more
     }

@@ -12,12 +12,13 @@ public enum IngestCompletion {
     /// Imports the configurations from the run's `{"type":"config"}` records, then replays every
     /// session that has no result under its own configuration yet (this run's, and any an
     /// interrupted run left), counting in the sessions the run replayed as it stored them.
-    /// Returns the rejected configuration records and what was replayed.
+    /// Returns the rejected configuration records, what was replayed and the configuration names
+    /// known afterwards (for a nearest-name hint on an unknown one).
     /// - Throws: `DatabaseError`, `ReplayError` and what replay throws.
     public static func importConfigurationsAndReplay(
         store: Store, summary: IngestSummary, defaultConfig: String?,
         shouldStop: (@Sendable () -> Bool)?, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
-    ) throws -> (configRejects: [Reject], replayed: ReplaySummary) {
+    ) throws -> (configRejects: [Reject], replayed: ReplaySummary, knownConfigurations: [String]) {
         let catalog = try ConfigurationCatalog(store: store)
         let configRejects = try catalog.importConfigRecords()
         var replayOptions = ReplayOptions(defaultConfig: defaultConfig ?? PressConfiguration.springPress.name)
@@ -26,7 +27,7 @@ public enum IngestCompletion {
         let replayer = Replayer(store: store, catalog: catalog, options: replayOptions)
         var replayed = try replayer.replayMissing(excluding: summary.replayedSessions)
         replayed.replayed += summary.sessionsReplayed
-        return (configRejects, replayed)
+        return (configRejects, replayed, Array(catalog.current.keys))
     }
 
     /// A strict run writes nothing: the database at `path`, which the run created, is removed

@@ -149,7 +149,7 @@ final class IngestWriter: IngestSink {
     /// Whether the batch is due: `batchSessions` new sessions or `batchFraction` of the
     /// database's, whichever is more, or `batchSeconds` since it began (never with `strict`).
     func batchIsDue(_ options: IngestOptions) -> Bool {
-        guard !strict else { return false }
+        guard !strict, !options.checkOnly else { return false }
         let elapsed = ContinuousClock.now - batchStart
         let fraction = options.batchFraction.isFinite ? min(max(options.batchFraction, 0), 1) : 0
         let size = max(options.batchSessions, Int(Double(sessionsStored) * fraction))

@@ -54,6 +54,16 @@ public struct IngestOptions: Sendable {
     /// NDJSON and CSV). The same items are handled in the same order; only the timing of
     /// batch commits (every `batchSeconds`) can differ.
     public var readAhead = true
+    /// Rows of a session out of time order are put in order when they are at most this many
+    /// seconds late, measured in the log's time against the session's rows read before them
+    /// (docs/log-format.md, "Rows out of order"); 0 (the default here) turns it off; `pressdb
+    /// ingest` gives `defaultReorderWindow`. In-order input never reaches it.
+    public var reorderWindow = 0.0
+    /// `reorderWindow`'s default: 5 s, longer than nearly every press (a late `began` is
+    /// late by its whole press when the end came first).
+    public static let defaultReorderWindow = 5.0
+    /// Read and validate, store nothing: one transaction, never committed (`pressdb ingest --check`).
+    public var checkOnly = false
     public init() {}
 }
 
@@ -71,6 +81,10 @@ public struct IngestSummary: Sendable {
     public var conflicts = 0
     /// Sessions still open at the end, kept in `pending`.
     public var pending = 0
+    /// Rows put back in time order (`IngestOptions.reorderWindow`).
+    public var reordered = 0
+    /// Whether the stored sessions' times look like another unit than seconds.
+    public var timeUnits = TimeUnitCheck()
     public var rejects = 0
     /// The first `rejectMessagesKept` rejects, in input order.
     public var firstRejects: [Reject] = []
@@ -127,7 +141,11 @@ public final class Ingester {
     /// The database written; nil for a run into a `StreamReplay` (no database).
     public let store: Store?
     public let options: IngestOptions
-    public var summary: IngestSummary { state }
+    public var summary: IngestSummary {
+        var s = state
+        s.timeUnits = timeUnits
+        return s
+    }
     private var state = IngestSummary()
     /// Batches committed so far (before `finish`), and the new sessions they hold: what a run
     /// that fails now keeps.
@@ -142,6 +160,29 @@ public final class Ingester {
     private var resumed: Set<String> = []
     private var currentSourceID: Int64?
     private let replay: StoredSessionReplay?
+
+    /// A record held back by the reordering: what `add` needs to add it later.
+    private struct Held {
+        var record: TouchRecord
+        var origin: Origin
+        var raw: String
+    }
+    // The three below are read or changed once per session on the in-order path; one thread
+    // runs an ingest, so their accesses are not checked at run time (as `ByteInput`'s are not).
+    /// Set at the first row out of order: from then on a session's end waits (`deferredEnds`)
+    /// until the log's time is a window past it, and chunks go through `handleReordering`.
+    @exclusivity(unchecked) private var reordering = false
+    /// Whether the stored sessions' times look like another unit than seconds (in `summary`).
+    @exclusivity(unchecked) private var timeUnits = TimeUnitCheck()
+    /// With `checkOnly`: the configuration names the sessions that would be stored give.
+    public private(set) var configurationsNamed: Set<String> = []
+    /// Rows of sessions not begun yet (an end before its `began`), by session id.
+    private var heldOrphans: [String: [Held]] = [:]
+    @exclusivity(unchecked) private var heldCount = 0
+    /// Ends of open sessions waiting for the window to pass, by session id.
+    private var deferredEnds: [String: Held] = [:]
+    /// Rows held at most (orphans and ends): beyond, the earliest are let go.
+    static let maximumHeld = 100_000
 
     /// Starts a run: opens the first transaction (for `strict`, the only one).
     public init(store: Store, options: IngestOptions = IngestOptions()) throws {
@@ -260,6 +301,13 @@ public final class Ingester {
     /// here is added through the session's handle, looked up once per session and chunk (no
     /// `TouchRecord`, no lookup by id); any other touch record goes through `add`.
     private func handle(_ chunk: RecordChunk, sourceID: Int64) throws {
+        if reordering { return try handleReordering(chunk, sourceID: sourceID) }
+        try handleInOrder(chunk, sourceID: sourceID)
+        if reordering { try releaseDeferredEnds(seenUpTo: Self.latestTime(chunk)) }
+    }
+
+    /// `handle` while no row was out of order: the fast path.
+    private func handleInOrder(_ chunk: RecordChunk, sourceID: Int64) throws {
         // The raw text of a touch record's line is only read for a reject found later; a closure
         // capturing `chunk` itself copied the whole chunk (a retain of each of its arrays, and a
         // release) each time one was made, three times a session. The closures capture this
@@ -280,7 +328,9 @@ public final class Ingester {
         var handles = [SessionAssembler<SessionAttributes, Origin>.Handle?](repeating: nil, count: chunk.sessionIDs.count)
         var other = 0, attribute = 0, file = -1
         var fileName = "", fileSourceID = sourceID
-        for i in 0..<chunk.touchCount {
+        // The first row out of order sends the rest of the chunk to the reordering path.
+        var resumeAt: Int?
+        records: for i in 0..<chunk.touchCount {
             while other < chunk.otherPositions.count, chunk.otherPositions[other] == i {
                 try handle(chunk.others[other], sourceID: sourceID, assembler: &assembler)
                 other += 1
@@ -308,6 +358,10 @@ public final class Ingester {
                         handles[k] = nil
                         try complete(s, at: SourceLocation(file: fileName, line: touch.line), raw: { text.rawText(ofTouch: i) })
                     case .rejected(let problem):
+                        if late(problem, session: chunk.sessionIDs[k], touch.sample, meta: nil, origin, &assembler) {
+                            resumeAt = i + 1
+                            break records
+                        }
                         try reject(Reject(source: SourceLocation(file: fileName, line: touch.line),
                                           reason: problem.reason(session: chunk.sessionIDs[k]), raw: chunk.rawText(ofTouch: i)))
                     }
@@ -327,11 +381,16 @@ public final class Ingester {
                 case .rejected(.notOpen):
                     break
                 case .accepted:
+                    if heldCount != 0 { try releaseHeld(session, began: touch.sample.t, &assembler) }
                     continue
                 case .completed(let s):
                     try complete(s, at: SourceLocation(file: fileName, line: touch.line), raw: { text.rawText(ofTouch: i) })
                     continue
                 case .rejected(let problem):
+                    if late(problem, session: session, touch.sample, meta: given.hasAnyValue ? given : nil, origin, &assembler) {
+                        resumeAt = i + 1
+                        break records
+                    }
                     try reject(Reject(source: SourceLocation(file: fileName, line: touch.line),
                                       reason: problem.reason(session: session), raw: chunk.rawText(ofTouch: i)))
                     continue
@@ -341,7 +400,9 @@ public final class Ingester {
                                 source: SourceLocation(file: fileName, line: touch.line))
             if let attributes { r.attributes = attributes }
             try add(r, origin: origin, raw: { text.rawText(ofTouch: i) }, to: &assembler)
+            if reordering { resumeAt = i + 1; break records }
         }
+        if let resumeAt { return try reorderRecords(chunk, from: resumeAt, other: &other, sourceID: sourceID, &assembler) }
         while other < chunk.others.count {
             try handle(chunk.others[other], sourceID: sourceID, assembler: &assembler)
             other += 1
@@ -383,7 +444,7 @@ public final class Ingester {
     /// Stores still-open sessions as pending, commits, and returns the state.
     public func finish() throws -> IngestSummary {
         try commit(keepingOpenSessions: true)
-        return state
+        return summary
     }
 
     /// After `IngestInterrupted`: commits the complete sessions stored so far and returns the
@@ -396,21 +457,22 @@ public final class Ingester {
             end(committing: false)
             state.sessionsNew = 0
             state.newSessionIDs = []
-            return state
+            return summary
         }
         try commit(keepingOpenSessions: false)
-        return state
+        return summary
     }
 
     /// The end of a run: the open sessions kept as pending (or not), every stored session's
     /// replay result written (none is committed without it), then the commit.
     private func commit(keepingOpenSessions: Bool) throws {
         do {
+            try finishReordering(rejectingHeld: keepingOpenSessions)
             if keepingOpenSessions { for open in assembler.drain() { try keepOpen(open) } }
             try writeReplayed(all: true)
             if state.sessionsNew > 0 { state.replayedSessions = replay?.replayed(ids: state.newSessionIDRuns) }
             replay?.stop()
-            try writer.commitAndEnd()
+            if options.checkOnly { end(committing: false) } else { try writer.commitAndEnd() }
         } catch {
             end(committing: false)
             throw error
@@ -442,15 +504,147 @@ public final class Ingester {
                 return try reject(Reject(source: r.source, reason: "sample after the end of session \"\(r.session)\" "
                     + "(it already ended with \"ended\" or \"cancelled\")", raw: raw()))
             case .notStarted:
-                break // rejected below, with the assembler's reason
+                // Perhaps its `began` comes later (rows out of order): held until it does.
+                if options.reorderWindow > 0 {
+                    reordering = true
+                    heldOrphans[r.session, default: []].append(Held(record: r, origin: origin, raw: raw()))
+                    heldCount += 1
+                    if heldCount > Self.maximumHeld { try rejectHeld(heldOrphans.keys.first!) }
+                    return
+                }
             }
         }
         switch event {
-        case .accepted: break
+        case .accepted:
+            if heldCount != 0, r.sample.phase == .began { try releaseHeld(r.session, began: r.sample.t, &assembler) }
         case .completed(let s): try complete(s, at: r.source, raw: raw)
         case .rejected(let problem):
+            if late(problem, session: r.session, r.sample, meta: meta, origin, &assembler) { return }
             try reject(Reject(source: r.source, reason: problem.reason(session: r.session), raw: raw()))
         }
+    }
+
+    // MARK: Rows out of order
+
+    /// A sample that came after later samples of its open session, at most the window late: put
+    /// at its place in time (true). False for anything else (rejected as before).
+    private func late(_ problem: AssemblyProblem, session: String, _ sample: TouchSample, meta: SessionAttributes?,
+                      _ origin: Origin, _ assembler: inout SessionAssembler<SessionAttributes, Origin>) -> Bool {
+        guard case .timeGoesBackwards(let t, let previous) = problem, previous - t <= options.reorderWindow,
+              assembler.insertLate(session: session, sample: sample, meta: meta, at: origin) == nil else { return false }
+        reordering = true
+        state.reordered += 1
+        return true
+    }
+
+    /// A chunk once rows were out of order: every touch record through `addReordering`, then
+    /// the ends the window has passed are added.
+    private func handleReordering(_ chunk: RecordChunk, sourceID: Int64) throws {
+        var assembler = SessionAssembler<SessionAttributes, Origin>()
+        swap(&assembler, &self.assembler)
+        defer { swap(&assembler, &self.assembler) }
+        var other = 0
+        try reorderRecords(chunk, from: 0, other: &other, sourceID: sourceID, &assembler)
+    }
+
+    /// The chunk's touch records from `start` on (and its other items from `other` on) through
+    /// `addReordering`, then the ends the window has passed.
+    private func reorderRecords(_ chunk: RecordChunk, from start: Int, other: inout Int, sourceID: Int64,
+                                _ assembler: inout SessionAssembler<SessionAttributes, Origin>) throws {
+        for i in start..<chunk.touchCount {
+            while other < chunk.otherPositions.count, chunk.otherPositions[other] == i {
+                try handle(chunk.others[other], sourceID: sourceID, assembler: &assembler)
+                other += 1
+            }
+            state.records += 1
+            let r = chunk.record(ofTouch: i)
+            let origin = Origin(sourceID: writer.sourceID(of: r.source, input: sourceID), line: r.source.line)
+            try addReordering(r, origin: origin, raw: chunk.rawText(ofTouch: i), &assembler)
+        }
+        while other < chunk.others.count {
+            try handle(chunk.others[other], sourceID: sourceID, assembler: &assembler)
+            other += 1
+        }
+        try releaseDeferredEnds(seenUpTo: Self.latestTime(chunk), assembler: &assembler)
+    }
+
+    /// `add`, but the end of an open session waits in `deferredEnds` (rows of it may still come).
+    private func addReordering(_ r: TouchRecord, origin: Origin, raw: String,
+                               _ assembler: inout SessionAssembler<SessionAttributes, Origin>) throws {
+        if let end = deferredEnds[r.session], r.sample.phase == .began || r.sample.phase.isTerminal {
+            // A second end, or the id begun again: the waiting end goes first.
+            deferredEnds[r.session] = nil
+            try add(end.record, origin: end.origin, raw: { end.raw }, to: &assembler)
+        } else if r.sample.phase.isTerminal, assembler.isOpen(r.session) {
+            deferredEnds[r.session] = Held(record: r, origin: origin, raw: raw)
+            if deferredEnds.count > Self.maximumHeld { try releaseDeferredEnds(seenUpTo: .infinity, assembler: &assembler) }
+            return
+        }
+        try add(r, origin: origin, raw: { raw }, to: &assembler)
+    }
+
+    /// The latest time among a chunk's touch records (the log's time when it ends).
+    private static func latestTime(_ chunk: RecordChunk) -> Double {
+        var latest = -Double.infinity
+        for i in 0..<chunk.touchCount { latest = max(latest, chunk.touch(i).sample.t) }
+        return latest
+    }
+
+    /// Adds the waiting ends a window or more before `seenUpTo` (every one for `.infinity`), in
+    /// time order.
+    private func releaseDeferredEnds(seenUpTo latest: Double) throws {
+        var assembler = SessionAssembler<SessionAttributes, Origin>()
+        swap(&assembler, &self.assembler)
+        defer { swap(&assembler, &self.assembler) }
+        try releaseDeferredEnds(seenUpTo: latest, assembler: &assembler)
+    }
+
+    private func releaseDeferredEnds(seenUpTo latest: Double,
+                                     assembler: inout SessionAssembler<SessionAttributes, Origin>) throws {
+        if deferredEnds.isEmpty { return }
+        let due = deferredEnds.values.filter { latest == .infinity || $0.record.sample.t + options.reorderWindow < latest }
+            .sorted { ($0.record.sample.t, $0.origin.sourceID, $0.origin.line) < ($1.record.sample.t, $1.origin.sourceID, $1.origin.line) }
+        for end in due {
+            deferredEnds[end.record.session] = nil
+            try add(end.record, origin: end.origin, raw: { end.raw }, to: &assembler)
+        }
+    }
+
+    /// The rows held for session `id`, whose `began` (at `began`) was just added: added in time
+    /// order when the latest is at most the window after it, else rejected as before.
+    private func releaseHeld(_ id: String, began: Double, _ assembler: inout SessionAssembler<SessionAttributes, Origin>) throws {
+        guard let held = heldOrphans.removeValue(forKey: id) else { return }
+        heldCount -= held.count
+        let ordered = held.enumerated().sorted { ($0.element.record.sample.t, $0.offset) < ($1.element.record.sample.t, $1.offset) }
+            .map(\.element)
+        guard let latest = ordered.last?.record.sample.t, latest - began <= options.reorderWindow else {
+            for h in held { try rejectHeld(h) }
+            return
+        }
+        state.reordered += held.count
+        for h in ordered { try addReordering(h.record, origin: h.origin, raw: h.raw, &assembler) }
+    }
+
+    private func rejectHeld(_ id: String) throws {
+        guard let held = heldOrphans.removeValue(forKey: id) else { return }
+        heldCount -= held.count
+        for h in held { try rejectHeld(h) }
+    }
+
+    private func rejectHeld(_ h: Held) throws {
+        try reject(Reject(source: h.record.source, reason: AssemblyProblem.notOpen(h.record.sample.phase)
+            .reason(session: h.record.session), raw: h.raw), sourceID: h.origin.sourceID)
+    }
+
+    /// The end of a run: every waiting end added; rows whose `began` never came rejected (or,
+    /// for an interrupted run, dropped: re-running reads them again).
+    private func finishReordering(rejectingHeld: Bool) throws {
+        try releaseDeferredEnds(seenUpTo: .infinity)
+        if rejectingHeld {
+            for id in heldOrphans.keys.sorted() { try rejectHeld(id) }
+        }
+        heldOrphans = [:]
+        heldCount = 0
     }
 
     /// The stored complete session that orphan samples were last compared with, and where the
@@ -492,6 +686,8 @@ public final class Ingester {
                 + "\(s.samples[s.samples.count - 1].t) s: its duration is not a finite number of milliseconds "
                 + "(are the times in seconds?)", raw: raw()), sourceID: s.last.sourceID)
         }
+        timeUnits.observe(first: s.samples[0].t, last: s.samples[s.samples.count - 1].t, count: s.samples.count)
+        if options.checkOnly, let name = s.meta.config { configurationsNamed.insert(name) }
         if let id = try writer.insert(s) {
             state.sessionsNew += 1
             state.appendNewSessionID(id)

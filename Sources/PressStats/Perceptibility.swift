@@ -82,10 +82,10 @@ extension ExperimentReport {
 
 extension ExperimentRow {
     /// The verdict in words for people: `Verdict`'s own, except that a latency difference
-    /// detected but below the threshold reads "later, but below what people can perceive"
-    /// (or "sooner, …").
+    /// detected but below the threshold reads "later, not perceptible"
+    /// (or "sooner, …"): as short as "no detectable difference", so the verdict column keeps its width.
     public var verdictText: String {
         guard perceptible == .no, verdict == .better || verdict == .worse else { return verdict.rawValue }
-        return (difference > 0 ? "later" : "sooner") + ", but below what people can perceive"
+        return (difference > 0 ? "later" : "sooner") + ", not perceptible"
     }
 }

@@ -63,3 +63,30 @@ struct Label: SessionMergeable, Equatable {
     func isAccepted(_ e: AssemblyEvent<Label, Int>) -> Bool { if case .accepted = e { return true }; return false }
     func problem(_ e: AssemblyEvent<Label, Int>) -> AssemblyProblem? { if case .rejected(let p) = e { return p }; return nil }
 }
+
+@Suite struct SessionAssemblerLateSampleTests {
+    struct NoMeta: SessionMergeable { mutating func merge(_ later: NoMeta) -> String? { nil } }
+
+    func sample(_ t: Double, _ phase: TouchPhase = .moved) -> TouchSample { TouchSample(t: t, x: t, y: 0, phase: phase) }
+
+    @Test func aLateSampleGoesAfterEverySampleNotLaterThanIt() {
+        var a = SessionAssembler<NoMeta, Int>()
+        _ = a.add(session: "s", sample: sample(1, .began), meta: NoMeta(), at: 1)
+        _ = a.add(session: "s", sample: sample(3), meta: NoMeta(), at: 2)
+        _ = a.add(session: "s", sample: sample(5), meta: NoMeta(), at: 3)
+        #expect(a.insertLate(session: "s", sample: sample(2), meta: nil, at: 4) == nil)
+        #expect(a.insertLate(session: "s", sample: sample(3, .stationary), meta: nil, at: 5) == nil)
+        #expect(a.samples(of: "s")?.map(\.t) == [1, 2, 3, 3, 5])
+        #expect(a.samples(of: "s")?[3].phase == .stationary)   // after the equal time already there
+        // Not before the began; an end that would not be last; a second began; no such session.
+        #expect(a.insertLate(session: "s", sample: sample(0.5), meta: nil, at: 6) == .timeGoesBackwards(t: 0.5, previous: 5))
+        #expect(a.insertLate(session: "s", sample: sample(4, .ended), meta: nil, at: 6) == .timeGoesBackwards(t: 4, previous: 5))
+        #expect(a.insertLate(session: "s", sample: sample(4, .began), meta: nil, at: 6) == .secondBegan)
+        #expect(a.insertLate(session: "x", sample: sample(4), meta: nil, at: 6) == .notOpen(.moved))
+        #expect(a.samples(of: "s")?.count == 5)
+        // An end at the last time is last: it completes through `add`.
+        if case .completed(let s) = a.add(session: "s", sample: sample(5, .ended), meta: nil, empty: NoMeta(), at: 7) {
+            #expect(s.samples.map(\.t) == [1, 2, 3, 3, 5, 5])
+        } else { Issue.record("not completed") }
+    }
+}

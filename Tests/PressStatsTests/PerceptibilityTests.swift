@@ -48,7 +48,7 @@ import Testing
         let classified = report.classifyingPerceptibility(threshold: 69)
         #expect(classified.perceptionThreshold == 69)
         #expect(classified.rows.map(\.perceptible) == [.no, .yes, nil, .unclear])
-        #expect(classified.rows[0].verdictText == "later, but below what people can perceive")
+        #expect(classified.rows[0].verdictText == "later, not perceptible")
         #expect(classified.rows[1].verdictText == "better")
         #expect(classified.rows[2].verdictText == "worse")
         #expect(classified.rows[3].verdictText == "worse")

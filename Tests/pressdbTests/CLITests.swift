@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import pressdb
+import PressCore
 
 /// A command declared only for these tests.
 fileprivate struct ParserTestCommand: ParsableCommand {

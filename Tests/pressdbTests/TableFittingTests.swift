@@ -5,9 +5,9 @@
 import Foundation
 import Testing
 import PressStore
+import PressAnalysis
 import PressTestSupport
 @testable import pressdb
-import PressAnalysis
 
 /// `pressdb report --format csv` of two demo databases, recorded from real runs: `pressdb demo`
 /// (seed 1, 20,000 sessions + 2,831 retries) and `pressdb demo --sessions 100000` (114,131

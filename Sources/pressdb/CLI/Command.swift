@@ -1,6 +1,7 @@
 // The shape every subcommand has, the parser that fills its declarations, and the help generated
 // from them (swift-argument-parser's `ParsableCommand`, written here).
 import Foundation
+import PressCore
 
 /// A subcommand's name, abstract and discussion, declared once.
 struct CommandConfiguration: Sendable {

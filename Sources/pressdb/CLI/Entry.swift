@@ -1,5 +1,6 @@
 // Top-level dispatch: `pressdb COMMAND ...`, `--help`, `--version`.
 import Foundation
+import PressCore
 
 /// `pressdb --help`, at most `width` columns wide where words allow.
 func topHelp(width: Int = HelpRow.width) -> String {

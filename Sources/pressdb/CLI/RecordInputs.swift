@@ -19,6 +19,9 @@ struct RecordInputs {
     private(set) var warnings: [DeviceLogWarning] = []
     private(set) var warningCount = 0
 
+    /// How NDJSON and CSV logs are read (`--columns`, `--time-unit`, `--phase-names`).
+    var touchLog = TouchLogOptions()
+
     init(device: DeviceLogOptions) { self.device = device }
 
     /// Opens every path (`-` is standard input).
@@ -36,19 +39,22 @@ struct RecordInputs {
     /// - Throws: what `Ingester.ingest` throws; `InputError` when the format cannot be told.
     mutating func read(_ input: ByteInput, path: String, format: InputFormat?, into ingester: Ingester,
                        progress: ((Int, Int) -> Void)? = nil) throws {
-        let f: InputFormat = try format ?? InputFormat.detect(input)
+        let f: InputFormat = try format ?? (touchLog.columns != nil || !touchLog.headerNames.isEmpty
+            ? (input.peekFirstNonBlankByte() == UInt8(ascii: "{") ? .ndjson : .csv) : InputFormat.detect(input))
         switch f {
         case .ndjson:
             // Layout records apply to the device recordings read after them.
-            var r = ControlRecordCollector(NDJSONReader(input))
+            var r = ControlRecordCollector(NDJSONReader(input, options: touchLog))
             try ingester.ingest(&r, input: input, progress: progress)
+            noteFieldWarnings(r.base.fieldWarnings, count: r.base.fieldWarningCount)
             if !r.controls.isEmpty {
                 controlRecords += r.controls.count
                 device.layout = Layout(controls: (device.layout?.controls ?? []) + r.controls)
             }
         case .csv:
-            var r = CSVReader(input)
+            var r = CSVReader(input, options: touchLog)
             try ingester.ingest(&r, input: input, progress: progress)
+            noteFieldWarnings(r.fieldWarnings, count: r.fieldWarningCount)
         case .getevent, .evemu, .evtest, .libinput:
             var r = try DeviceLogSource(input, format: f.deviceLogFormat!, options: device,
                                         file: path == "-" ? nil : path)
@@ -56,5 +62,11 @@ struct RecordInputs {
             warnings += r.warnings
             warningCount += r.warningCount
         }
+    }
+
+    /// Keeps a touch log's warnings about misspelt-looking fields with the others.
+    private mutating func noteFieldWarnings(_ found: [FieldWarning], count: Int) {
+        warnings += found.map { DeviceLogWarning(source: $0.source, message: $0.message, raw: "") }
+        warningCount += count
     }
 }

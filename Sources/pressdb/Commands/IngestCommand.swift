@@ -16,7 +16,11 @@ struct IngestCommand: ParsableCommand {
         Sessions are stored when complete (began … ended|cancelled); sessions still open at the
         end are kept as pending and completed by a later ingest. Re-ingesting the same data adds
         nothing. Bad lines are reported as FILE:LINE: reason, stored in the rejects table, and
-        the rest is still ingested (exit status 3); --strict aborts instead, writing nothing.
+        the rest is still ingested (exit status 3); --strict aborts instead, writing nothing;
+        --check reads and validates everything and writes nothing. Rows of a session out of time
+        order are put in order within --reorder-window seconds. Exports in other shapes read
+        with --columns (a CSV without a header, or other column names), --time-unit and
+        --phase-names (docs/log-format.md, "Other exports").
 
         A FILE may also be an Android 'getevent -lt' (or -t) recording, or a Linux 'evemu-record',
         'evtest /dev/input/eventN' or 'libinput record' one (docs/device-recordings.md): each
@@ -56,6 +60,18 @@ struct IngestCommand: ParsableCommand {
     @Option(value: "FILE.json",
             help: "Device recordings: the screen's controls, {\"controls\": [{\"id\", \"frame\": [x,y,w,h] in points, \"container\", \"scroll_axis\", \"config\"}, …]} or one {\"type\":\"control\",…} record per line")
     var layout: String?
+    @Option(value: "NAME,…|FIELD=HEADER,…",
+            help: "CSV: the columns of a file without a header row, in order (session,phase,x,y,t), or a header's names read as pressdb's fields (session=touch_id,t=epoch_ms)")
+    var columns: LogColumnNames?
+    @Option(value: "UNIT", help: "The unit of the log's times (t)")
+    var timeUnit = TimeUnit.s
+    @Option(value: "PHASE=NAME,…", help: "Other names of the phases, e.g. began=touchdown,moved=touchmove,ended=touchend,cancelled=touchcancel")
+    var phaseNames: PhaseNames?
+    @Option(value: "S", help: "Rows of a session at most this many seconds (of log time) out of order are put in order; 0: none",
+            requirement: "needs a number of seconds >= 0", rule: .nonNegative)
+    var reorderWindow = IngestOptions.defaultReorderWindow
+    @Flag(help: "Read and validate every input, print what an ingest would store and reject, write nothing (exit status 3 with rejects).")
+    var check: Bool
     @Flag(help: "Abort on the first rejected record; write nothing (exit status 3).") var strict: Bool
     @Flag(.quiet) var quiet: Bool
 
@@ -92,10 +108,13 @@ struct IngestCommand: ParsableCommand {
         options.strict = strict
         options.defaultConfig = config
         options.rejectMessagesKept = Self.rejectMessagesShown
-        options.replayStoredSessions = true
+        options.replayStoredSessions = !check
+        options.reorderWindow = reorderWindow
+        options.checkOnly = check
         if let container { options.defaultContainer = container }
         var reading = RecordInputs(device: try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
                                                                                           container: options.defaultContainer)))
+        reading.touchLog = touchLogOptions
         let paths = files.isEmpty ? ["-"] : files
         // With no file named and a person at the keyboard, waiting in silence looks like a hang.
         if files.isEmpty, isatty(STDIN_FILENO) == 1, !quiet {
@@ -106,7 +125,7 @@ struct IngestCommand: ParsableCommand {
         // Every input is opened and its format told before the database is: one that cannot be
         // read is named at the end while the others are ingested; when none can, or every one
         // is empty, nothing is written (no database is created).
-        let (inputs, unreadable) = Self.openInputs(paths, format: format.format)
+        let (inputs, unreadable) = Self.openInputs(paths, format: format.format, namedColumns: columns != nil)
         if inputs.isEmpty || (strict && !unreadable.isEmpty) {
             for problem in unreadable.dropLast() { printError("pressdb ingest: \(problem)") }
             throw CLIError.failure(unreadable.last!)
@@ -133,7 +152,9 @@ struct IngestCommand: ParsableCommand {
             guard catalog.resolve(name) != nil else { throw unknownConfiguration(name, catalog, option: "--config") }
             opened = store
         }
-        let store = try opened ?? database.openStore()
+        // --check writes nothing: a database that does not exist is not created (one in memory
+        // stands in), and one that does gets one transaction, rolled back.
+        let store = try opened ?? (check && !databaseExisted ? Store.open(path: ":memory:") : database.openStore())
         // Ctrl-C: stop at the next batch boundary, keep what is whole (Interrupt.swift).
         Interrupt.install()
         defer { Interrupt.uninstall() }
@@ -177,15 +198,20 @@ struct IngestCommand: ParsableCommand {
             throw CLIError.failure("\(DatabaseProblem.describe(error, path: dbPath, committed: committed))")
         }
         progress.clear()
+        if check {
+            return try reportCheck(summary, reading: reading, unreadable: unreadable, showsSummary: showsSummary, store: store,
+                                   configurations: ingesting?.configurationsNamed ?? [])
+        }
 
         // Configurations from `{"type":"config"}` records, then replay of every session that has
         // no result under its own configuration yet (this run's, and any an interrupted run left).
         let configRejects: [Reject]
         let replayed: ReplaySummary
+        let knownConfigurations: [String]
         do {
             let replaying = Progress("replay", unit: .sessions, enabled: showsProgress)
             defer { replaying.clear() }
-            (configRejects, replayed) = try IngestCompletion.importConfigurationsAndReplay(
+            (configRejects, replayed, knownConfigurations) = try IngestCompletion.importConfigurationsAndReplay(
                 store: store, summary: summary, defaultConfig: options.defaultConfig,
                 shouldStop: Interrupt.requested, progress: replaying.replayed)
         } catch {
@@ -210,8 +236,11 @@ struct IngestCommand: ParsableCommand {
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
+            if let warning = summary.timeUnits.warning {
+                lines.append(warning + " (into a new database: these sessions are stored as read)")
+            }
             lines.append(Self.summaryLine(summary, controlRecords: reading.controlRecords, seconds: Self.seconds(ContinuousClock.now - started)))
-            lines += ReplayCommand.describe(replayed)
+            lines += ReplayCommand.describe(replayed, known: knownConfigurations)
             printError(lines.joined(separator: "\n"))
         }
         if !unreadable.isEmpty {
@@ -224,6 +253,43 @@ struct IngestCommand: ParsableCommand {
         return rejectCount > 0 ? ExitCode.rejects : ExitCode.ok
     }
 
+    /// `--check`: what the run read, stored nowhere (its transaction was rolled back): warnings,
+    /// rejects, and what an ingest would store; configurations named and not known, with the
+    /// nearest known one. Status 3 with rejects, else 0 (1 when an input could not be read).
+    func reportCheck(_ summary: IngestSummary, reading: RecordInputs, unreadable: [String], showsSummary: Bool,
+                     store: Store, configurations: Set<String>) throws -> Int32 {
+        var lines: [String] = reading.warnings.prefix(Self.rejectMessagesShown).map(\.description)
+        if reading.warningCount > min(reading.warnings.count, Self.rejectMessagesShown) {
+            lines.append("… and \(reading.warningCount - min(reading.warnings.count, Self.rejectMessagesShown)) more warnings")
+        }
+        lines += summary.firstRejects.prefix(Self.rejectMessagesShown).map(\.description)
+        if summary.rejects > min(summary.firstRejects.count, Self.rejectMessagesShown) {
+            lines.append("… and \(summary.rejects - min(summary.firstRejects.count, Self.rejectMessagesShown)) more rejects")
+        }
+        if let warning = summary.timeUnits.warning { lines.append(warning) }
+        // Configurations named and not known (a preset, or one the database has): the replay
+        // of an ingest would leave their sessions unreplayed.
+        let known = (try? ConfigurationCatalog(store: store)).map { Array($0.current.keys) }
+            ?? PressConfiguration.presets.map(\.name)
+        for name in configurations.sorted() where !known.contains(name) {
+            let near = Suggestions.near(name, in: known.sorted())
+            let hint = near.isEmpty ? "" : " (did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?)"
+            lines.append("check: sessions name configuration '\(name)'\(hint), which is neither a preset nor added; "
+                + "an ingest would store them unreplayed")
+        }
+        let s = summary
+        var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) record\(s.records == 1 ? "" : "s")",
+                     "would store \(s.sessionsNew) new session\(s.sessionsNew == 1 ? "" : "s")",
+                     "\(s.duplicates) duplicate, \(s.conflicts) conflict, \(s.pending) pending"]
+        if s.reordered > 0 { parts.append("\(s.reordered) rows put in time order") }
+        parts.append("\(s.rejects) rejected")
+        lines.append("check: " + parts.joined(separator: "; ") + "; nothing was written")
+        if showsSummary { printError(lines.joined(separator: "\n")) }
+        for problem in unreadable { printError("pressdb ingest: \(problem)") }
+        if !unreadable.isEmpty { return ExitCode.failure }
+        return s.rejects > 0 ? ExitCode.rejects : ExitCode.ok
+    }
+
     /// An input to ingest: its bytes, the path given (`-` for standard input), its format, and
     /// whether it holds nothing but blanks.
     typealias OpenInput = (input: ByteInput, path: String, format: InputFormat, isBlank: Bool)
@@ -231,7 +297,21 @@ struct IngestCommand: ParsableCommand {
     /// Opens each of `paths` and tells its format (`format` when given, else from its first
     /// bytes, `InputFormat.detect`): the inputs that can be read, and for each that cannot, why
     /// (`cannot read FILE: reason`, or `FILE: cannot tell the format: …`), in order.
-    static func openInputs(_ paths: [String], format: InputFormat?) -> (inputs: [OpenInput], unreadable: [String]) {
+    /// The readers' options from `--columns`, `--time-unit` and `--phase-names`.
+    var touchLogOptions: TouchLogOptions {
+        var o = TouchLogOptions()
+        o.columns = columns?.options.columns
+        o.headerNames = columns?.options.headerNames ?? [:]
+        o.timeUnit = timeUnit
+        o.phaseNames = phaseNames?.names ?? [:]
+        return o
+    }
+
+    /// With `namedColumns` (`--columns`), an input told by content is CSV unless its first
+    /// character is `{`: its header, if any, need not name `session` and `t`.
+    static func openInputs(_ paths: [String], format: InputFormat?, namedColumns: Bool = false)
+        -> (inputs: [OpenInput], unreadable: [String])
+    {
         var inputs: [OpenInput] = [], unreadable: [String] = []
         for path in paths {
             let input: ByteInput
@@ -242,11 +322,17 @@ struct IngestCommand: ParsableCommand {
                 }
             }
             do {
-                let f = try format ?? InputFormat.detect(input)
+                let f: InputFormat
+                if let format { f = format } else if namedColumns {
+                    f = try input.peekFirstNonBlankByte() == UInt8(ascii: "{") ? .ndjson : .csv
+                } else {
+                    f = try InputFormat.detect(input)
+                }
                 var blank = try input.peekFirstNonBlankByte() == nil
                 // A CSV's header is checked before the database is opened, and a header with
-                // no rows after it holds no records, as an empty file does.
-                if f == .csv, !blank { blank = try !InputFormat.checkCSVHeader(input) }
+                // no rows after it holds no records, as an empty file does (with --columns, the
+                // names are the option's, and the first line may be a row).
+                if f == .csv, !blank, !namedColumns { blank = try !InputFormat.checkCSVHeader(input) }
                 inputs.append((input, path, f, blank))
             } catch {
                 unreadable.append((error as? InputError)?.message ?? "\(path): \(error)")
@@ -265,6 +351,7 @@ struct IngestCommand: ParsableCommand {
         var parts = ["\(s.files) file\(s.files == 1 ? "" : "s")", "\(s.records) record\(s.records == 1 ? "" : "s")",
                      "sessions: \(s.sessionsNew) new, \(s.duplicates) duplicate, \(s.conflicts) conflict, \(s.pending) pending"]
         if s.sessionsCompletedFromPending > 0 { parts.append("\(s.sessionsCompletedFromPending) completed from pending") }
+        if s.reordered > 0 { parts.append("\(s.reordered) rows put in time order") }
         if s.configRecords > 0 { parts.append("\(s.configRecords) config record\(s.configRecords == 1 ? "" : "s")") }
         if controlRecords > 0 { parts.append("\(controlRecords) control records (layout for device recordings read after them)") }
         parts.append("\(s.rejects) rejected")
@@ -324,3 +411,34 @@ extension ScreenSize: ExpressibleByArgument {
     var argumentDescription: String { "\(width)x\(height)" }
 }
 
+
+extension TimeUnit: ExpressibleByArgument {
+    init(argument: String) throws(InvalidArgument) {
+        guard let u = TimeUnit(rawValue: argument) else { throw .requirement("must be one of s, ms, us, ns") }
+        self = u
+    }
+    var argumentDescription: String { rawValue }
+    static var allValueStrings: [String]? { TimeUnit.allCases.map(\.rawValue) }
+}
+
+/// `--columns`: a header-less CSV's column names, or a header's names mapped to pressdb's.
+struct LogColumnNames: ExpressibleByArgument {
+    var options = TouchLogOptions()
+    init(argument: String) throws(InvalidArgument) {
+        do { try options.setColumns(argument) } catch { throw .problem(error.reason) }
+    }
+    var argumentDescription: String {
+        options.columns?.joined(separator: ",") ?? options.headerNames.map { "\($0.value)=\($0.key)" }.sorted().joined(separator: ",")
+    }
+}
+
+/// `--phase-names`: other names of the phases.
+struct PhaseNames: ExpressibleByArgument {
+    var names: [String: TouchPhase] = [:]
+    init(argument: String) throws(InvalidArgument) {
+        var o = TouchLogOptions()
+        do { try o.setPhaseNames(argument) } catch { throw .problem(error.reason) }
+        names = o.phaseNames
+    }
+    var argumentDescription: String { names.map { "\($0.value.rawValue)=\($0.key)" }.sorted().joined(separator: ",") }
+}

@@ -133,10 +133,13 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// Lines for standard error about what a replay did and what it could not do.
-    static func describe(_ s: ReplaySummary) -> [String] {
+    /// The replay's lines; `known`, the configurations known, gives an unknown name the nearest.
+    static func describe(_ s: ReplaySummary, known: [String] = []) -> [String] {
         var lines = ["replay: \(s.replayed) session\(s.replayed == 1 ? "" : "s") replayed"]
         for (name, n) in s.unknownConfigs.sorted(by: { $0.key < $1.key }) {
-            lines.append("replay: \(n) session\(n == 1 ? "" : "s") name configuration '\(name)', which is neither a preset nor added; add it with 'pressdb config add FILE.json', then run 'pressdb replay'")
+            let near = Suggestions.near(name, in: known.sorted())
+            let hint = near.isEmpty ? "" : " (did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?)"
+            lines.append("replay: \(n) session\(n == 1 ? "" : "s") name configuration '\(name)'\(hint), which is neither a preset nor added; add it with 'pressdb config add FILE.json', then run 'pressdb replay'")
         }
         for f in s.failures { lines.append("replay: session \(f.session) cannot be replayed: \(f.reason)") }
         if s.failureCount > s.failures.count { lines.append("replay: … and \(s.failureCount - s.failures.count) more sessions that cannot be replayed") }

@@ -1,13 +1,11 @@
 // "Did you mean …?" for a misspelled option or command: the names closest to what was typed by
 // the optimal string alignment distance (Levenshtein's insertions, deletions and substitutions,
 // plus the transposition of two adjacent characters as one edit — Damerau 1964's most common
-// typing error), so `--fromat` suggests `--format`, not `--from`.
-import Foundation
-
-enum Suggestions {
+// typing error), so `--fromat` suggests `--format`, not `--from`, and a log field `sesion` `session`.
+public enum Suggestions {
     /// The optimal string alignment distance between `a` and `b` (each edit, and each swap of two
     /// adjacent characters, counts 1; no substring is edited twice).
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a), y = Array(b)
         if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
         var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
@@ -28,7 +26,7 @@ enum Suggestions {
     /// The names of `candidates` nearest to `typed`: those at the smallest distance, when it is
     /// at most a third of the typed length (at least 1, at most 3); else those starting with the
     /// typed name's first four characters; else none. In `candidates`' order.
-    static func near(_ typed: String, in candidates: [String]) -> [String] {
+    public static func near(_ typed: String, in candidates: [String]) -> [String] {
         let limit = min(3, max(1, typed.count / 3))
         let scored = candidates.map { ($0, distance(typed, $0)) }
         if let best = scored.map(\.1).min(), best <= limit {
