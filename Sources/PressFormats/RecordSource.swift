@@ -398,11 +398,16 @@ public enum InputFormat: String, CaseIterable, Sendable {
     static func csvHeader(_ input: ByteInput) throws -> (line: [UInt8], number: Int, more: Bool) {
         var prefix = try input.peekPrefix(limit: 65_536)
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix.removeFirst(3) }
-        let lines = prefix.split(separator: 0x0A, omittingEmptySubsequences: false)
-        func isBlank(_ line: ArraySlice<UInt8>) -> Bool { !line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } }
-        guard let k = lines.firstIndex(where: { !isBlank($0) }) else { return ([], 1, false) }
-        let line = lines[k]
-        return (Array(line.last == 0x0D ? line.dropLast() : line), k + 1, lines[(k + 1)...].contains { !isBlank($0) })
+        // A scan to the header's end and the next non-blank byte, not a split of the whole
+        // prefix: this runs on every CSV, and the reader's instructions per byte are checked.
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+        guard let first = prefix.firstIndex(where: { !isBlank($0) && $0 != 0x0A }) else { return ([], 1, false) }
+        let number = 1 + prefix[..<first].lazy.filter { $0 == 0x0A }.count
+        let start = prefix[..<first].lastIndex(of: 0x0A).map { $0 + 1 } ?? prefix.startIndex
+        let end = prefix[first...].firstIndex(of: 0x0A) ?? prefix.endIndex
+        let line = prefix[start..<end]
+        let more = end < prefix.endIndex && prefix[(end + 1)...].contains { !isBlank($0) && $0 != 0x0A }
+        return (Array(line.last == 0x0D ? line.dropLast() : line), number, more)
     }
 
     /// Checks a CSV input's header before anything is stored, as the reader would: the error
