@@ -246,6 +246,58 @@ private let forbiddenMarkup = ["<script", "http://", "https://", "src=", "href="
         #expect(html.stdout.contains("Frustration signals per config") && html.stdout.contains("docs/frustration.md"))
     }
 
+    // The demo's page shows what the demo prints: the summary, arm B against arm A (a forest plot
+    // per unit whose every difference is compare's, as its JSON gives it) and the frustration
+    // signals (each count of presses as `report frustration --format json` gives it).
+    @Test func demoPageShowsTheComparisonAndTheSignals() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("d.sqlite").path, page = dir.appendingPathComponent("demo.html")
+        let demo = try Binary.run(["demo", "--db", db, "--sessions", "1500", "--html", page.path, "--quiet"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let root = try #require(XMLTreeBuilder.parse(html).root)
+        for forbidden in forbiddenMarkup { #expect(!html.lowercased().contains(forbidden)) }
+        let headings = root.all("h2").map(\.text)
+        for h in ["Press feedback during a typical tap", "Outcomes", "Arm B against arm A", "Frustration signals"] {
+            #expect(headings.contains(h), "\(h) in \(headings)")
+        }
+        let titles = root.all("svg").compactMap { $0.first("title")?.text }
+        let rates = try #require(root.all("svg").first { $0.first("title")?.text == "Rates: B − A" }?.first("desc")?.text,
+                                 "\(titles)")
+        let latency = try #require(root.all("svg").first { $0.first("title")?.text == "Latency: B − A" }?.first("desc")?.text)
+        #expect(titles.contains("Frustration signals per config") && titles.contains("Outcome rates per config"))
+
+        let compare = try Binary.run(["compare", "A", "B", "--db", db, "--format", "json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(compare.stdout.utf8)) as? [[String: Any]])
+        #expect(!rows.isEmpty)
+        // The plot writes B − A with one decimal, rates in percentage points, a sign on non-zero values.
+        func signed(_ x: Double) -> String {
+            let t = String(format: "%.1f", x).replacingOccurrences(of: "-", with: "−")
+            return t == "−0.0" ? "0.0" : (x > 0 && t != "0.0" ? "+" + t : t)
+        }
+        for row in rows {
+            let metric = try #require(row["metric"] as? String)
+            guard let d = row["diff"] as? Double, let lo = row["diff_low"] as? Double, let hi = row["diff_high"] as? Double else { continue }
+            let isRate = metric.hasSuffix("_rate")
+            let scale = isRate ? 100.0 : 1.0, unit = isRate ? "pp" : "ms"
+            let text = "\(metric) (", value = "\(signed(d * scale)) \(unit) (\(signed(lo * scale)), \(signed(hi * scale)))"
+            let desc = isRate ? rates : latency
+            let part = try #require(desc.components(separatedBy: text).dropFirst().first, "\(metric) in \(desc)")
+            #expect(part.contains("): " + value), "\(metric): \(value) in \(part.prefix(120))")
+        }
+
+        let signals = try #require(try JSONSerialization.jsonObject(with: Data(try Binary.run(
+            ["report", "frustration", "--db", db, "--format", "json"]).stdout.utf8)) as? [[String: Any]])
+        let desc = try #require(root.all("svg").first { $0.first("title")?.text == "Frustration signals per config" }?.first("desc")?.text)
+        for row in signals {
+            let config = try #require(row["config"] as? String), presses = try #require(row["presses"] as? Int)
+            let part = try #require(desc.components(separatedBy: config).dropFirst().first)
+            let k = try #require(row["retries_after_cancel"] as? Int)
+            #expect(part.range(of: "retry after cancel [^;]* \(k) of \(presses)[;.]", options: .regularExpression) != nil)
+        }
+    }
+
     // The spring's progress as a standalone SVG: well-formed, and the curve ends at progress ≈ 1
     // at the settling duration. Independent figures (python, damped oscillator closed form with
     // k from the numeric-derivative Newton solve): ω₀ = √942.806, B = (ζω₀ − v)/ω_d, settling
@@ -301,8 +353,8 @@ private let forbiddenMarkup = ["<script", "http://", "https://", "src=", "href="
 
         let dom = try HeadlessBrowser.run(["--hide-scrollbars", "--dump-dom", "--enable-logging=stderr", "--v=0"], url: page, scratch: scratch)
         #expect(dom.status == 0)
-        // Three configurations' scale charts, the ECDF and the rates.
-        #expect(dom.stdout.components(separatedBy: "<svg ").count - 1 == 5)
+        // Three configurations' scale charts, the ECDF, the rates, two forest plots, the signals.
+        #expect(dom.stdout.components(separatedBy: "<svg ").count - 1 == 8)
         // longpress-safe-area's press (ease-in-ease-out 0.2 s to 0.95, Δscale ≥ 1/66 needs the
         // curve at ≥ 0.303: python's bisection gives 0.232 at 66.7 ms and 0.359 at 83.3 ms) shows
         // at 83.3 ms in every container (the long press is never held back).
