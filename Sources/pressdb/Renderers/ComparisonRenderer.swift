@@ -320,9 +320,11 @@ struct ComparisonRenderer {
         return row.metric.isRate ? String(format: "%.2f pp", m * 100) : String(format: "%.1f ms", m)
     }
 
-    /// The test's name alone ("bootstrap over users"), without its details, for the page's table.
+    /// The test's name alone ("bootstrap over users"), without its details (after ":", ";" or
+    /// " ("), for the page's table.
     static func testName(_ test: String) -> String {
-        shortTest(test).split(separator: ":", maxSplits: 1).first.map(String.init) ?? test
+        let name = shortTest(test).split(separator: ":", maxSplits: 1).first.map(String.init) ?? test
+        return name.components(separatedBy: " (").first ?? name
     }
 
     /// The test's name without the interval method, for the terminal (other formats say both).
