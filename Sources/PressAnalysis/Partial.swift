@@ -93,7 +93,9 @@ extension SessionTally {
 public struct Partial: Sendable, Equatable {
     /// The file's `format` and `version`.
     public static let format = "pressdb-partial"
-    public static let version = 1
+    public static let version = 2
+    /// The versions this pressdb reads: 1 (no `sources`: their sessions are unidentified) and 2.
+    public static let readableVersions = [1, 2]
     /// The report keys a group is keyed by: the field table's report groupings.
     public static let groupKeys = SessionAttribute.reportGroupings.map(\.key)
     /// What a user cell is keyed by.
@@ -108,6 +110,11 @@ public struct Partial: Sendable, Equatable {
     public var configurations: [String: String] = [:]
     public var groups: [[String?]: SessionTally] = [:]
     public var users: [[String?]: SessionTally] = [:]
+    /// What it summarises: its inputs' hashes and session-id ranges (PartialSource.swift).
+    public var sources: [PartialSource] = []
+    /// Sessions of no known source: those of version-1 partials merged in, of a database's log
+    /// still being ingested, or added without a source recorded.
+    public var unidentifiedSessions: Int { max(0, sessions - sources.reduce(0) { $0 + $1.sessions }) }
 
     public init(replayedAs: String? = nil) { self.replayedAs = replayedAs }
 
@@ -162,6 +169,7 @@ public struct Partial: Sendable, Equatable {
         guard !overflow, total <= maxSessions else { throw tooMany(a.sessions, b.sessions) }
         for (k, t) in b.groups { try out.groups[k, default: SessionTally()].add(checked: t) }
         for (k, t) in b.users { try out.users[k, default: SessionTally()].add(checked: t) }
+        out.sources = (a.sources + b.sources).sorted(by: PartialSource.precedes)
         return out
     }
 
@@ -184,10 +192,12 @@ public struct Partial: Sendable, Equatable {
 
 extension Partial {
     /// Adds the `{"type":"result"}` line `line` (other types are skipped: pending, reject and
-    /// unreplayed lines may come along in the same stream).
+    /// unreplayed lines may come along in the same stream); returns its session's id, nil for a
+    /// skipped line. The caller records the line's source (`PartialSource.Reading`).
     /// - Throws: `PartialError` naming what is wrong with the line.
-    public mutating func addResultLine(_ line: UnsafeBufferPointer<UInt8>) throws {
-        guard let r = try ResultLineReader.read(line) else { return }
+    @discardableResult
+    public mutating func addResultLine(_ line: UnsafeBufferPointer<UInt8>) throws -> String? {
+        guard let r = try ResultLineReader.read(line) else { return nil }
         let config = r.session.group[Self.configIndex] ?? ""
         if r.counterfactual, replayedAs == nil {
             guard configurations.keys.allSatisfy({ $0 == config }) else { throw Self.mixed(config) }
@@ -195,12 +205,14 @@ extension Partial {
         }
         if let replayedAs, config != replayedAs { throw Self.mixed(replayedAs) }
         try add(r.session, version: r.configVersion)
+        return r.id
     }
 }
 
 /// Reads the fields of a result line that an aggregate needs.
 enum ResultLineReader {
     struct Line {
+        var id: String
         var session: AggregatedSession
         var configVersion: String
         var counterfactual: Bool
@@ -240,6 +252,7 @@ enum ResultLineReader {
         guard let config = try text(required("config")), let version = try text(required("config_version")) else {
             throw PartialError("the result line has no config or config_version")
         }
+        guard let id = try text(required("session")) else { throw PartialError("the result line has no session id") }
         guard let outcomeText = try text(required("outcome")), let outcome = PressOutcome(rawValue: outcomeText) else {
             throw PartialError("\"outcome\" must be one of tap, cancel, scroll_abort")
         }
@@ -272,7 +285,7 @@ enum ResultLineReader {
                                         events: SessionEvent.allCases.map { $0.occurs(in: result) },
                                         feedbackLatencyMs: result.feedbackLatencyMs, actionLatencyMs: result.actionLatencyMs,
                                         releaseJumpPt: result.releaseJumpPt)
-        return Line(session: session, configVersion: version, counterfactual: try flag("counterfactual"))
+        return Line(id: id, session: session, configVersion: version, counterfactual: try flag("counterfactual"))
     }
 }
 
@@ -294,7 +307,11 @@ extension Partial {
         self.init(replayedAs: replayedAs)
         let columns = Self.groupKeys + [SessionAttribute.user.key] + SessionEvent.allCases.map(\.column)
             + ["feedback_latency_ms", "action_latency_ms", "release_jump_pt", "config_version"]
-        let s = try runner.db.prepare("SELECT \(columns.joined(separator: ", ")) FROM temp.report_input")
+        // Each session's source: the log it was ingested from (the file of its began record).
+        let s = try runner.db.prepare("SELECT \(columns.map { "r." + $0 }.joined(separator: ", ")), r.session, src.name, src.content_hash "
+            + "FROM temp.report_input AS r LEFT JOIN main.sessions AS t ON t.session = r.session "
+            + "LEFT JOIN main.sources AS src ON src.id = t.source_id")
+        var readings: [[String]: PartialSource.Reading] = [:]
         let k = Int32(Self.groupKeys.count), e = Int32(SessionEvent.allCases.count)
         while try s.step() {
             let group = (0..<k).map { s.optionalText($0) }
@@ -303,6 +320,15 @@ extension Partial {
                                             feedbackLatencyMs: s.optionalDouble(k + 1 + e),
                                             actionLatencyMs: s.optionalDouble(k + 2 + e), releaseJumpPt: s.double(k + 3 + e))
             try add(session, version: s.text(k + 4 + e))
+            // A log still being ingested has no hash yet: its sessions stay unidentified.
+            if let name = s.optionalText(k + 6 + e), let hash = s.optionalText(k + 7 + e) {
+                readings[[name, hash], default: PartialSource.Reading(name: name)].session(s.text(k + 5 + e))
+            }
         }
+        sources = readings.map { key, reading in
+            var source = reading.source
+            source.contentHash = key[1]
+            return source
+        }.sorted(by: PartialSource.precedes)
     }
 }

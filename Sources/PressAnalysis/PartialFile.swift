@@ -40,6 +40,17 @@ extension Partial {
         raw("{\"format\":"); string(Self.format)
         raw(",\"version\":\(Self.version)")
         raw(",\"replayed_as\":"); string(replayedAs)
+        raw(",\"sources\":[")
+        for (i, source) in sources.sorted(by: PartialSource.precedes).enumerated() {
+            raw(i > 0 ? ",\n" : "\n")
+            raw("{\"name\":"); string(source.name)
+            raw(",\"content_hash\":"); string(source.contentHash)
+            raw(",\"sessions\":"); JSONText.appendInteger(Int64(source.sessions), to: &out)
+            raw(",\"first_session\":"); string(source.firstSession)
+            raw(",\"last_session\":"); string(source.lastSession)
+            raw("}")
+        }
+        raw("],\"unidentified_sessions\":"); JSONText.appendInteger(Int64(unidentifiedSessions), to: &out)
         raw(",\"configurations\":{")
         for (i, (name, version)) in configurations.sorted(by: { Self.precedes([$0.key], [$1.key]) }).enumerated() {
             if i > 0 { raw(",") }
@@ -143,9 +154,10 @@ extension Partial {
             guard try text(top["format"]) == Self.format else {
                 throw fail("not a partial: its \"format\" is not \"\(Self.format)\" (write one with 'pressdb aggregate')")
             }
-            guard let v = top["version"], v.kind == .number, v.number == Double(Self.version) else {
+            guard let v = top["version"], v.kind == .number, let version = Self.readableVersions.first(where: { Double($0) == v.number }) else {
                 throw fail("partial format version \(top["version"].map { $0.kind == .number ? JSONText.number($0.number) : "?" } ?? "?") "
-                    + "is not one this pressdb reads (version \(Self.version)); aggregate the results again with this pressdb")
+                    + "is not one this pressdb reads (versions \(Self.readableVersions.map(String.init).joined(separator: " and "))); "
+                    + "aggregate the results again with this pressdb")
             }
             guard try texts(top["group_keys"], "group_keys") == Self.groupKeys,
                   try texts(top["user_keys"], "user_keys") == Self.userKeys,
@@ -183,6 +195,25 @@ extension Partial {
             }
             guard userSessions <= groupSessions else {
                 throw fail("its users hold \(userSessions) sessions, more than its \(groupSessions) sessions")
+            }
+            // Version 1 recorded no sources: all its sessions are unidentified.
+            guard version >= 2 else { return p }
+            for t in try elements(top["sources"], "sources") {
+                let f = try fields(t)
+                guard let name = try text(f["name"]), let hash = try text(f["content_hash"]) else {
+                    throw fail("a source needs a \"name\" and a \"content_hash\"")
+                }
+                p.sources.append(PartialSource(name: name, contentHash: hash, sessions: try integer(f["sessions"], "a source's sessions"),
+                                               firstSession: try text(f["first_session"]), lastSession: try text(f["last_session"])))
+            }
+            // Checked arithmetic: the counts come from the file.
+            let identified = try p.sources.reduce(0) { total, source in
+                let (sum, overflow) = total.addingReportingOverflow(source.sessions)
+                guard !overflow, sum <= groupSessions else { throw fail("its sources hold more sessions than its \(groupSessions)") }
+                return sum
+            }
+            guard try integer(top["unidentified_sessions"], "unidentified_sessions") == groupSessions - identified else {
+                throw fail("its sources (\(identified) sessions) and unidentified_sessions do not add up to its \(groupSessions) sessions")
             }
             return p
         }

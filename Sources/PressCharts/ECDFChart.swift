@@ -83,14 +83,18 @@ public struct ECDFChart: Chart {
     /// Unit appended to values in the legend and text alternative.
     public var unit: String
     public var size: ChartSize
+    /// What the legend calls the sessions without a value ("3007 without a value").
+    public var unobservedName: String
 
     /// The quantiles marked on each curve: p50 (circle) and p90 (diamond).
     public static let markedQuantiles = [0.5, 0.9]
     public static let yTitle = "Share of presses at or below (%)"
 
     public init(title: String, series: [ECDFSeries], reference: ReferenceLine? = .feedbackDegrades,
-                xTitle: String = "Feedback latency (ms)", unit: String = "ms", size: ChartSize = .standard) {
+                xTitle: String = "Feedback latency (ms)", unit: String = "ms", size: ChartSize = .standard,
+                unobservedName: String = "without a value") {
         self.title = title
+        self.unobservedName = unobservedName
         self.series = series
         self.reference = reference
         self.xTitle = xTitle
@@ -191,12 +195,13 @@ public struct ECDFChart: Chart {
         return svg.markup
     }
 
-    /// "A: n = 120, p50 83.3 ms, p90 150 ms, 61.7 % ≤ 100 ms".
+    /// "A: n = 120, p50 83.3 ms, p90 150 ms, 61.7 % ≤ 100 ms"; with sessions without a value,
+    /// "p50 of all": a quantile over them too, unlike one over the values alone (a table's).
     func seriesSummary(_ one: ECDFSeries) -> String {
         var text = "\(one.name): n = \(one.total)"
-        if one.unobserved > 0 { text += " (\(one.unobserved) without a value)" }
+        if one.unobserved > 0 { text += " (\(one.unobserved) \(unobservedName))" }
         for p in Self.markedQuantiles {
-            let name = "p" + NumberText.compact(p * 100, maxDigits: 1)
+            let name = "p" + NumberText.compact(p * 100, maxDigits: 1) + (one.unobserved > 0 ? " of all" : "")
             if let value = one.quantile(p) {
                 text += ", \(name) \(NumberText.compact(value, maxDigits: 1)) \(unit)"
             } else {

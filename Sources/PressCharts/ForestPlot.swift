@@ -106,8 +106,8 @@ public struct ForestPlot: Chart {
 
     func valueText(_ row: Difference) -> String {
         let u = unit.isEmpty ? "" : " \(unit)"
-        return "\(NumberText.signed(row.estimate, digits: digits))\(u) [\(NumberText.signed(row.lower, digits: digits)), "
-            + "\(NumberText.signed(row.upper, digits: digits))]" + (row.verdictText.map { " " + $0 } ?? "")
+        return "\(NumberText.signed(row.estimate, digits: digits))\(u) (\(NumberText.signed(row.lower, digits: digits)), "
+            + "\(NumberText.signed(row.upper, digits: digits)))" + (row.verdictText.map { " " + $0 } ?? "")
     }
 
     public func layout() -> Layout {
@@ -116,9 +116,16 @@ public struct ForestPlot: Chart {
         let right = Metrics.pad * 2 + (rows.map { TextLayout.estimatedWidth(valueText($0), fontSize: font) }.max() ?? 0)
         let plot = PlotRect(left: left, top: Metrics.pad, width: max(60, width - left - right),
                             height: Double(max(rows.count, 1)) * Self.rowHeight)
-        let values = rows.flatMap { [$0.lower, $0.upper, $0.estimate] }.filter(\.isFinite) + [0]
-        let frame = RowFrame(plot: plot, xTicks: NiceTicks.ticks(from: values.min() ?? -1, to: values.max() ?? 1, count: 5),
-                             xTitle: xTitle)
+        let data = rows.flatMap { [$0.lower, $0.upper, $0.estimate] }.filter(\.isFinite)
+        let values = data + [0]
+        var lo = values.min() ?? -1, hi = values.max() ?? 1
+        var ticks = NiceTicks.ticks(from: lo, to: hi, count: 5)
+        // A point or whisker on the axis's end reads as cut off: that end goes half a step further.
+        let near = ticks.step * 0.02
+        if data.contains(where: { $0 - ticks.lower < near }) { lo -= ticks.step / 2 }
+        if data.contains(where: { ticks.upper - $0 < near }) { hi += ticks.step / 2 }
+        if lo != values.min() || hi != values.max() { ticks = NiceTicks.ticks(from: lo, to: hi, count: 5) }
+        let frame = RowFrame(plot: plot, xTicks: ticks, xTitle: xTitle)
         let x = frame.x
         let placed = rows.enumerated().map { index, row in
             let y = plot.top + (Double(index) + 0.5) * Self.rowHeight

@@ -51,6 +51,65 @@ public struct FrontierScatterChart: Chart {
         public var frame: CartesianFrame
         /// Per point, its centre.
         public var centres: [Point]
+        /// The labels of the frontier points and the base: points drawn at one place share one
+        /// ("16, 19"); each placed where it covers no other label, no mark and stays in the plot.
+        var labels: [PlacedLabel]
+    }
+
+    /// A label's text, its anchor point and alignment, and the box it covers.
+    struct PlacedLabel: Sendable, Equatable {
+        public var text: String
+        public var x: Double
+        public var y: Double
+        var anchor: SVGWriter.Anchor
+        public var box: Box
+    }
+
+    /// An axis-aligned rectangle in SVG user units.
+    struct Box: Sendable, Equatable {
+        public var left, top, right, bottom: Double
+        func overlap(_ o: Box) -> Double {
+            max(0, min(right, o.right) - max(left, o.left)) * max(0, min(bottom, o.bottom) - max(top, o.top))
+        }
+    }
+
+    /// Beside the mark first (right, left), then above and below, then diagonally and further out.
+    static let labelOffsets: [(dx: Double, dy: Double, anchor: SVGWriter.Anchor)] = [
+        (8, 0, .start), (-8, 0, .end), (0, -14, .middle), (0, 14, .middle),
+        (8, -14, .start), (8, 14, .start), (-8, -14, .end), (-8, 14, .end), (0, -28, .middle), (0, 28, .middle),
+    ]
+
+    static func labels(centres: [Point], points: [FrontierPoint], plot: PlotRect) -> [PlacedLabel] {
+        var places: [(centre: Point, labels: [String])] = []
+        for i in points.indices where points[i].kind != .dominated {
+            let c = centres[i]
+            if let k = places.firstIndex(where: { abs($0.centre.x - c.x) < 0.5 && abs($0.centre.y - c.y) < 0.5 }) {
+                places[k].labels.append(points[i].label)
+            } else {
+                places.append((c, [points[i].label]))
+            }
+        }
+        let marks = centres.map { Box(left: $0.x - 5, top: $0.y - 5, right: $0.x + 5, bottom: $0.y + 5) }
+        let height = Metrics.fontSize + 2
+        var placed: [PlacedLabel] = []
+        for place in places {
+            let text = place.labels.joined(separator: ", "), c = place.centre
+            let width = TextLayout.estimatedWidth(text, fontSize: Metrics.fontSize)
+            let candidates = labelOffsets.map { o -> PlacedLabel in
+                let x = c.x + o.dx, y = c.y + o.dy
+                let left = o.anchor == .start ? x : o.anchor == .end ? x - width : x - width / 2
+                return PlacedLabel(text: text, x: x, y: y, anchor: o.anchor,
+                                   box: Box(left: left, top: y - height / 2, right: left + width, bottom: y + height / 2))
+            }
+            func cost(_ l: PlacedLabel) -> Double {
+                let b = l.box
+                let outside = b.left < plot.left || b.right > plot.right || b.top < plot.top - Metrics.pad || b.bottom > plot.bottom
+                return (outside ? 1e9 : 0) + placed.reduce(0) { $0 + $1.box.overlap(b) } + marks.reduce(0) { $0 + $1.overlap(b) }
+            }
+            // The first candidate that covers nothing, else the one covering least.
+            placed.append(candidates.first { cost($0) == 0 } ?? candidates.min { cost($0) < cost($1) }!)
+        }
+        return placed
     }
 
     public func layout() -> Layout {
@@ -63,7 +122,8 @@ public struct FrontierScatterChart: Chart {
         }
         let frame = CartesianFrame(size: size, xDomain: domain(xs), yDomain: domain(ys), xTitle: xTitle, yTitle: yTitle,
                                    top: Metrics.pad * 2, right: Metrics.pad * 3, bottomExtra: Legend.height(rows: 1))
-        return Layout(frame: frame, centres: points.map { Point(x: frame.x($0.x), y: frame.y($0.y)) })
+        let centres = points.map { Point(x: frame.x($0.x), y: frame.y($0.y)) }
+        return Layout(frame: frame, centres: centres, labels: Self.labels(centres: centres, points: points, plot: frame.plot))
     }
 
     public var textAlternative: String {
@@ -96,23 +156,9 @@ public struct FrontierScatterChart: Chart {
             }
         }
         svg.closeGroup()
-        // Labels of the frontier points and the base beside their marks (left of them near the
-        // right edge); points drawn at one place share one label ("16, 19").
-        var places: [(centre: Point, labels: [String])] = []
-        for i in points.indices where points[i].kind != .dominated {
-            let c = layout.centres[i]
-            if let k = places.firstIndex(where: { abs($0.centre.x - c.x) < 0.5 && abs($0.centre.y - c.y) < 0.5 }) {
-                places[k].labels.append(points[i].label)
-            } else {
-                places.append((c, [points[i].label]))
-            }
-        }
         svg.openGroup(cssClass: "pc-labels")
-        for place in places {
-            let label = place.labels.joined(separator: ", "), c = place.centre
-            let right = c.x + 8 + TextLayout.estimatedWidth(label, fontSize: Metrics.fontSize) < plot.right
-            svg.text(label, x: right ? c.x + 8 : c.x - 8, y: c.y, cssClass: "pc-note", anchor: right ? .start : .end,
-                     centredVertically: true)
+        for label in layout.labels {
+            svg.text(label.text, x: label.x, y: label.y, cssClass: "pc-note", anchor: label.anchor, centredVertically: true)
         }
         svg.closeGroup()
         let keyY = frame.xTitleBottom + 4 + Metrics.legendRowHeight / 2

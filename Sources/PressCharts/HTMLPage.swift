@@ -118,6 +118,14 @@ public struct HTMLPage: Sendable {
         appendFigure(svg: chart.svg(id: "figure-\(figureCount)"), title: chart.title, caption: caption)
     }
 
+    /// Figures meant to be compared side by side (e.g. one chart per configuration on shared
+    /// axes): in columns as wide as the window allows, one under another on a narrow screen.
+    public mutating func figureGrid(_ content: (inout HTMLPage) throws -> Void) rethrows {
+        body.append("<div class=\"figure-grid\">")
+        try content(&self)
+        body.append("</div>")
+    }
+
     /// Trusted SVG markup (not escaped) in a `<figure>` with an escaped title and `<figcaption>`.
     public mutating func figure(svg: String, title: String? = nil, caption: String) {
         figureCount += 1
@@ -134,7 +142,9 @@ public struct HTMLPage: Sendable {
     public static let css = ChartTheme.chartCSS + "\n" + """
     html { background: var(--pc-bg); color: var(--pc-fg); }
     body { font-family: \(ChartTheme.fontStack); line-height: 1.5; max-width: 80rem; margin: 0 auto; padding: 1.5rem; }
-    main > :not(.table-wrap) { max-width: 62rem; }
+    main > :not(.table-wrap):not(.figure-grid) { max-width: 62rem; }
+    .figure-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 36rem), 1fr)); gap: 0 2rem; }
+    .figure-grid > figure { min-width: 0; }
     .figure-title { font-weight: 600; margin: 0 0 0.4rem; }
     h1, h2, h3 { line-height: 1.25; }
     figure { margin: 1.5rem 0; break-inside: avoid; page-break-inside: avoid; }
@@ -151,6 +161,7 @@ public struct HTMLPage: Sendable {
     dt { font-weight: 600; font-variant-numeric: tabular-nums; }
     dd { margin: 0; }
     @media (max-width: 40rem) { dl { grid-template-columns: 1fr; } dd { margin-left: 1rem; } }
+    @media (max-width: 40rem) { figure { overflow-x: auto; } svg.pc-chart { min-width: 34rem; } }
     .banner { border-left: 0.35rem solid var(--pc-threshold); background: var(--pc-band); padding: 0.6rem 0.9rem; margin: 1rem 0; }
     .banner-warning { border-left-color: var(--pc-worse); }
     @media print {

@@ -84,8 +84,8 @@ public struct RateIntervalChart: Chart {
     }
 
     func valueText(_ rate: RateInterval) -> String {
-        var text = "\(NumberText.percent(rate.estimate)) [\(NumberText.fixed(rate.lower * 100, digits: 1))"
-            + "\u{2013}\(NumberText.percent(rate.upper))]"
+        var text = "\(NumberText.percent(rate.estimate)) (\(NumberText.fixed(rate.lower * 100, digits: 1))"
+            + "\u{2013}\(NumberText.percent(rate.upper)))"
         if let detail = rate.detail { text += " \(detail)" }
         return text
     }

@@ -66,6 +66,9 @@ public struct ScaleTimelineChart: Chart {
     public var xAxisTitle: String
     /// What the y values are, for the text alternative ("scale", "progress").
     public var quantityName: String
+    /// Values the y axis covers besides the data: charts meant to be compared side by side get
+    /// the same ones (their extremes), so they share one y scale.
+    public var yIncludes: [Double] = []
 
     /// The x axis title (unit in parentheses).
     public static let xTitle = "Time since touch-down (ms)"
@@ -121,7 +124,7 @@ public struct ScaleTimelineChart: Chart {
         let ms = Self.millisecondsPerSecond
         let lines = allLines
         let times = series.flatMap(\.times).filter(\.isFinite).map { $0 * ms } + markers.map { $0.time * ms }
-        let scales = series.flatMap(\.scales).filter(\.isFinite) + lines.map(\.value) + [1]
+        let scales = series.flatMap(\.scales).filter(\.isFinite) + lines.map(\.value) + [1] + yIncludes.filter(\.isFinite)
         let xDomain = (min(0, times.min() ?? 0), times.max() ?? 100)
         let yDomain = (scales.min() ?? 0.9, scales.max() ?? 1.1)
 

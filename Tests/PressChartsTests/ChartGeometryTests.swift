@@ -115,7 +115,7 @@ struct ChartGeometryTests {
         #expect(close(bar.bar.x, p.left))
         #expect(close(bar.bar.width, 0.8 * p.width))
         #expect(close(bar.whisker.y, bar.bar.y + bar.bar.height / 2))
-        #expect(bar.valueText == "80.0\u{2009}% [75.0\u{2013}85.0\u{2009}%]")
+        #expect(bar.valueText == "80.0\u{2009}% (75.0\u{2013}85.0\u{2009}%)")
     }
 
     @Test func rateCategoriesKeepTheirColourAcrossGroups() {
@@ -140,6 +140,40 @@ struct ChartGeometryTests {
         #expect(Difference(metric: "x", estimate: 2, lower: -1, upper: 5, preferred: .higher, significant: true).verdict == .better)
     }
 
+    // A point on the axis's end reads as cut off: values −100…+50 give Heckbert ticks of 50 from
+    // −100 to 50 (span 150 / 4 = 37.5 → step 50), both ends on data; half a step more each side
+    // (−125…75: 200 / 4 = 50 → step 50, floor(−2.5) = −3, ceil(1.5) = 2 steps) gives −150…100.
+    @Test func forestPointNotOnAxisEnd() {
+        let plot = ForestPlot(title: "t", rows: [
+            Difference(metric: "p90", estimate: -100, lower: -100, upper: -100, preferred: .lower),
+            Difference(metric: "p50", estimate: 33.3, lower: 33.3, upper: 50, preferred: .lower),
+        ], xTitle: "ms", unit: "ms")
+        let ticks = plot.layout().frame.x.ticks
+        #expect(ticks.lower == -150 && ticks.upper == 100)
+    }
+
+    // The sweep's crowded corner (point 9 at 41.6 %, the base at 40.7 %, a dominated point at
+    // 42.5 %, all at 183.3 ms): no label covers another label or any mark, and all stay in the plot.
+    @Test func frontierLabelsDoNotOverlap() {
+        let points = [FrontierPoint(label: "base", x: 183.3, y: 40.7, kind: .base),
+                      FrontierPoint(label: "9", x: 183.3, y: 41.6, kind: .frontier),
+                      FrontierPoint(label: "3", x: 183.3, y: 42.5, kind: .dominated),
+                      FrontierPoint(label: "21", x: 200, y: 4.6, kind: .frontier),
+                      FrontierPoint(label: "24", x: 200, y: 6.0, kind: .frontier),
+                      FrontierPoint(label: "16", x: 166.7, y: 0, kind: .frontier)]
+        let layout = FrontierScatterChart(title: "t", points: points, xTitle: "x", yTitle: "y").layout()
+        let labels = layout.labels, plot = layout.frame.plot
+        #expect(labels.map(\.text).sorted() == ["16", "21", "24", "9", "base"].sorted())
+        for (i, a) in labels.enumerated() {
+            for b in labels[(i + 1)...] { #expect(a.box.overlap(b.box) == 0, "\(a.text) on \(b.text)") }
+            for c in layout.centres {
+                let mark = FrontierScatterChart.Box(left: c.x - 5, top: c.y - 5, right: c.x + 5, bottom: c.y + 5)
+                #expect(a.box.overlap(mark) == 0, "\(a.text) on the mark at \(c)")
+            }
+            #expect(a.box.left >= plot.left && a.box.right <= plot.right && a.box.bottom <= plot.bottom)
+        }
+    }
+
     @Test func forestWhiskersAndZeroLine() {
         let plot = SampleReport.forestPlot()
         let layout = plot.layout()
@@ -157,8 +191,8 @@ struct ChartGeometryTests {
         #expect(svg.contains("<polygon class=\"pc-point pc-worse\""))
         #expect(svg.contains("<circle class=\"pc-point pc-better\""))
         #expect(svg.contains("<circle class=\"pc-point pc-neutral\""))
-        #expect(svg.contains(">\u{2212}4.0 pp [\u{2212}6.0, \u{2212}2.0] better</text>"))
-        #expect(svg.contains(">+8.0 pp [+3.5, +12.5] worse</text>"))
+        #expect(svg.contains(">\u{2212}4.0 pp (\u{2212}6.0, \u{2212}2.0) better</text>"))
+        #expect(svg.contains(">+8.0 pp (+3.5, +12.5) worse</text>"))
         // The words are the caller's (SampleReport passes them), not the chart's own.
         #expect(svg.contains("no detectable difference</text>"))
     }

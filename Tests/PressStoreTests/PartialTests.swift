@@ -134,7 +134,7 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
         func partial(_ keep: (Int) -> Bool) throws -> Partial {
             var p = Partial()
             for (i, l) in resultLines.enumerated() where keep(i) {
-                try l.withUnsafeBytes { try p.addResultLine($0.bindMemory(to: UInt8.self)) }
+                _ = try l.withUnsafeBytes { try p.addResultLine($0.bindMemory(to: UInt8.self)) }
             }
             return p
         }
@@ -163,7 +163,7 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
         var partial = Partial()
         for l in lines {
             let data = try JSONSerialization.data(withJSONObject: l)
-            try data.withUnsafeBytes { try partial.addResultLine($0.bindMemory(to: UInt8.self)) }
+            _ = try data.withUnsafeBytes { try partial.addResultLine($0.bindMemory(to: UInt8.self)) }
         }
         // The same lines, read back as JSONSerialization reads them (as the partial was fed).
         let read = try lines.map { try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: $0)) as! [String: Any] }
@@ -204,9 +204,9 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
         #expect(throws: PartialError.self) { try a.add(s, version: "v2") }
         #expect(throws: PartialError.self) { try Partial.merging(a, Partial(replayedAs: "spring-press")) }
         var future = String(decoding: a.json, as: UTF8.self)
-        future = future.replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
+        future = future.replacingOccurrences(of: "\"version\":2", with: "\"version\":3")
         #expect { try Partial(json: Array(future.utf8), name: "f.json") } throws: {
-            "\($0)".contains("f.json: partial format version 2 is not one this pressdb reads")
+            "\($0)".contains("f.json: partial format version 3 is not one this pressdb reads")
         }
         #expect(throws: PartialError.self) { try Partial(json: Array("{\"format\":\"other\"}".utf8), name: "x") }
     }

@@ -37,7 +37,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "replay": ["db", "as", "session", "missing", "config", "display", "refresh-rate", "density", "format", "input", "input-format",
                    "container", "rejects", "origins", "quiet", "rows", "wide", "columns", "explain"],
         "aggregate": ["db", "as", "out"],
-        "merge": ["out"],
+        "merge": ["out", "allow-overlap"],
         "report": ["db", "by", "where", "since", "until", "as", "signal", "rage-count", "rage-span", "rage-radius",
                    "cancel-retry-window", "unseen-retry-window", "reports", "list", "from", "format", "out",
                    "wide", "columns", "full", "explain"],

@@ -231,5 +231,7 @@ import FoundationXML
         #expect(html.components(separatedBy: "class=\"pc-heat-frontier\"").count - 1 == 5 * frontier + 1)
         #expect(html.contains("Scale during a typical tap: the base and the chosen points"))
         #expect(html.contains("The frontier, objective against objective") || html.contains("Equal at every point"))
+        // A rate's axis is in % as the tables are (the default objectives hold unseen_rate).
+        #expect(html.contains("unseen_rate against") && html.contains("unseen_rate (%, lower is better)"))
     }
 }

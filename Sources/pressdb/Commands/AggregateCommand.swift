@@ -59,12 +59,16 @@ struct AggregateCommand: ParsableCommand {
         } else {
             partial = Partial()
             for input in try RecordInputs.open(files) {
+                // What the partial summarises: each input's hash and session-id range.
+                var source = PartialSource.Reading(name: input.name)
                 while let line = try input.nextLine() {
+                    source.line(line)
                     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                    do { try partial.addResultLine(line) } catch let e as PartialError {
+                    do { if let id = try partial.addResultLine(line) { source.session(id) } } catch let e as PartialError {
                         throw CLIError.failure("\(input.name):\(input.lineNumber): \(e.message)")
                     }
                 }
+                partial.sources.append(source.source)
             }
         }
         if partial.sessions == 0 {

@@ -126,6 +126,18 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws -> Int32 {
+        let renderer = try renderer()
+        let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))
+        if format == .csv || format == .json || format == .ndjson {
+            // Machine formats carry rows only: the notes and warnings go to standard error.
+            for line in renderer.standardErrorLines { printError(line) }
+        }
+        try emit(text, to: out, protecting: database.path)
+        return ExitCode.ok
+    }
+
+    /// The comparison these options ask for, ready to render (also the demo page's).
+    func renderer() throws -> ComparisonRenderer {
         var configuration = StatsConfiguration()
         configuration.alpha = alpha
         configuration.sequential = sequential
@@ -177,14 +189,7 @@ struct CompareCommand: ParsableCommand {
             }
         }
 
-        let renderer = ComparisonRenderer(report: report.classifyingPerceptibility(threshold: jnd), notes: notes)
-        let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))
-        if format == .csv || format == .json || format == .ndjson {
-            // Machine formats carry rows only: the notes and warnings go to standard error.
-            for line in renderer.standardErrorLines { printError(line) }
-        }
-        try emit(text, to: out, protecting: path)
-        return ExitCode.ok
+        return ComparisonRenderer(report: report.classifyingPerceptibility(threshold: jnd), notes: notes)
     }
 
     static func describe(_ error: Error) -> String {

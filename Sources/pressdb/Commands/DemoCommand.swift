@@ -20,9 +20,10 @@ struct DemoCommand: ParsableCommand {
         user: each user is one observation, because a user's presses are alike and only users
         were randomized ('pressdb compare --unit session' would treat every session as
         independent). Then it says where the database is and prints commands to explore it,
-        written as they run from where you are. --html FILE also writes the summary as a
-        self-contained HTML page (charts of the typical tap, feedback latency and outcome rates;
-        docs/html-report.md).
+        written as they run from where you are. --html FILE also writes what it printed as a
+        self-contained HTML page: the summary (charts of the typical tap, feedback latency and
+        outcome rates), the comparison (forest plots of the differences with their intervals) and
+        the frustration signals (docs/html-report.md).
         """
     )
 
@@ -33,7 +34,7 @@ struct DemoCommand: ParsableCommand {
     @Option(value: "N", help: "Sessions to generate", rule: .within(1...Int.max, "must be positive"))
     var sessions = 20_000
     @Option(value: "S", help: "Random seed of the generated log") var seed: UInt64 = 1
-    @Option(value: "FILE", help: "Also write the summary report as an HTML page to FILE") var html: String?
+    @Option(value: "FILE", help: "Also write the summary, the comparison and the frustration signals as an HTML page to FILE") var html: String?
     @Option(value: "NAME,…", help: "The built-in presets to run as arms A, B, C, … (at least two)",
             defaultDescription: Self.defaultPresets.joined(separator: ","))
     var presets: String?
@@ -115,11 +116,6 @@ struct DemoCommand: ParsableCommand {
         try emit("Summary per configuration (pressdb report):\n\n")
         let report = try ReportCommand.parsed(["--db", dbPath]).run()
         guard report == ExitCode.ok else { return report }
-        if let html {
-            let page = try ReportCommand.parsed(["--db", dbPath, "--format", "html", "--out", html]).run()
-            guard page == ExitCode.ok else { return page }
-            say("demo: wrote the HTML report to \(html)")
-        }
 
         // 3. Compare arm B with arm A, by user.
         try emit("""
@@ -135,7 +131,19 @@ struct DemoCommand: ParsableCommand {
         """)
         let compare = try CompareCommand.parsed(["A", "B", "--db", dbPath]).run()
         guard compare == ExitCode.ok else { return compare }
-        if let html { try emit("\nThe HTML report is \(html): open it in a browser.\n") }
+        if let html {
+            // The page shows what was printed: the same comparison, and the frustration signals,
+            // whose press sequences take seconds (the progress line says so).
+            let comparison = try CompareCommand.parsed(["A", "B", "--db", dbPath]).renderer()
+            let page = try Progress.whileWorking("demo", "the HTML page's frustration signals (press sequences)",
+                                                 enabled: Progress.shown(quiet: quiet)) { _ in
+                do { return try DemoPage.page(database: dbPath, comparison: comparison, generatedAt: Date()) } catch {
+                    throw CLIError.failure("cannot build the HTML page: \(error)")
+                }
+            }
+            try emit(page.render(), to: html, protecting: dbPath)
+            try emit("\nThe HTML report is \(html): open it in a browser.\n")
+        }
 
         // Runnable where the user is: after `swift run` pressdb is not on PATH, so an alias to the
         // binary that is running comes first.

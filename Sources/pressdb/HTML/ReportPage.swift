@@ -74,25 +74,34 @@ enum ReportPage {
 
         var page = HTMLPage(title: "pressdb report: \(context.reportName) by \(context.filter.by)")
         try describeSource(&page, runner: runner, context: context)
+        try summarySections(&page, result, runner: runner, context: context)
+        return page
+    }
 
+    /// The summary page's content after its header: typical taps, latency, outcomes, the numbers,
+    /// the anchors (also the demo's page).
+    static func summarySections(_ page: inout HTMLPage, _ result: ReportResult, runner: ReportRunner,
+                                context: ReportPageContext) throws {
         page.heading("Press feedback during a typical tap")
         page.paragraph("Each configuration’s scale on screen, frame by frame (60 Hz), during a stationary tap lasting "
             + "the median tap in the data, on a 44 × 44 pt control, in each container the data has (always including no "
             + "scroll view and a plain scroll view, which holds a touch back for 150 ms). Inside the shaded band (1 ± 1/66 at "
             + "3 px/pt) the edge has moved less than one device pixel: the press does not show yet. A dot marks the first "
-            + "frame at which it shows.")
-        for figure in try typicalTapFigures(runner: runner) { page.figure(figure.chart, caption: figure.caption) }
+            + "frame at which it shows. The charts share one time axis and one scale axis.")
+        let taps = try typicalTapFigures(runner: runner)
+        page.figureGrid { page in for figure in taps { page.figure(figure.chart, caption: figure.caption) } }
 
         page.heading("Feedback latency")
         let latencies = try runner.feedbackLatencies()
         let ecdf = ECDFChart(title: "Feedback latency per \(context.filter.by)", series: latencies.map {
             ECDFSeries(name: label(group: $0.group, arm: $0.arm), values: $0.latenciesMs, unobserved: $0.unseenPresses)
-        }, size: ChartSize(width: ChartSize.standard.width, height: 440))  // the others' width: their text sizes match
+        }, size: ChartSize(width: ChartSize.standard.width, height: 440),  // the others' width: their text sizes match
+           unobservedName: "unseen")
         page.figure(ecdf, caption: "Share of presses whose feedback showed within the time on the x axis (an ECDF, "
             + "one step per frame). Unseen presses count in the denominator, so a configuration with unseen presses levels "
-            + "off below 100 %, and its p50 (circle) and p90 (diamond) are over all presses — they can differ from the "
-            + "table’s percentiles, which are over presses with feedback only; “not reached” means more than half (or a "
-            + "tenth) of the presses were never seen. Scroll-aborts the control never received are not presses. Dashed line: "
+            + "off below 100 %, and its p50 (circle) and p90 (diamond) are over all presses (“p50 of all”) — they can "
+            + "differ from the table’s feedback_p50_ms and feedback_p90_ms, which are over presses with feedback only; “not "
+            + "reached” means more than half (or a tenth) of the presses were never seen. Scroll-aborts the control never received are not presses. Dashed line: "
             + "100 ms, beyond which press feedback degrades (Kaaresoja et al. 2014).")
 
         page.heading("Outcomes")
@@ -111,7 +120,6 @@ enum ReportPage {
 
         page.heading("Perception anchors")
         page.list(perceptionAnchors)
-        return page
     }
 
     /// The frustration signals, as `reports/frustration.sql` names them: (chart label, count
@@ -133,6 +141,12 @@ enum ReportPage {
         guard needed.allSatisfy(result.columns.contains) else { return try table(result, runner: runner, context: context) }
         var page = HTMLPage(title: "pressdb report: frustration by \(context.filter.by)")
         try describeSource(&page, runner: runner, context: context)
+        frustrationSections(&page, result, context: context)
+        return page
+    }
+
+    /// The frustration page's content after its header: the chart, the numbers, the meanings.
+    static func frustrationSections(_ page: inout HTMLPage, _ result: ReportResult, context: ReportPageContext) {
         page.heading("Frustration signals")
         page.paragraph("Per press, what a person’s next presses say about the last one — each a share of the presses of the "
             + "group with its 95 % Wilson score interval (the numbers beside each bar: the rate, the interval, the count). "
@@ -149,7 +163,6 @@ enum ReportPage {
         for table in transposed(folded, by: context.filter.by, caption: "Frustration signals") { page.table(table) }
         page.heading("What the signals mean", level: 3)
         page.definitionList(frustrationSignals.map { ($0.1, $0.2) })
-        return page
     }
 
     /// Any report's page: where it comes from and its rows as a table.
@@ -224,13 +237,18 @@ enum ReportPage {
             taps.append((tap, usage, source))
         }
         let end = taps.map { TypicalTap.axisEnd($0.tap.settledTime, $0.tap.display) }.max() ?? 0.5
-        return taps.map { entry in
+        // One y scale for all, so the ±1 px band is the same height in each and curves compare.
+        let charts = taps.map { $0.tap.chart(until: end) }
+        let scales = charts.flatMap { $0.series.flatMap(\.scales) }.filter(\.isFinite)
+        return zip(taps, charts).map { entry, chart in
+            var chart = chart
+            chart.yIncludes = [scales.min(), scales.max()].compactMap { $0 }
             let sessions = entry.usage.containers.reduce(0) { $0 + $1.sessions }
             let inData = entry.usage.containers.map { $0.container ?? "none" }
             let caption = "\(entry.tap.configuration.name): a stationary tap of \(TypicalTap.ms(entry.tap.duration)) "
                 + "(\(entry.durationSource) of its \(sessions) sessions; containers in the data: \(inData.joined(separator: ", "))). "
                 + entry.tap.explanation.joined(separator: " ")
-            return (entry.tap.chart(until: end), caption)
+            return (chart, caption)
         }
     }
 

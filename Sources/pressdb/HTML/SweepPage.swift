@@ -186,12 +186,17 @@ enum SweepPage {
     static func scatter(_ report: SweepReport, x: SweepObjective, y: SweepObjective) -> (FrontierScatterChart, String) {
         var points: [FrontierPoint] = []
         var missing = 0
+        // Rates on the axes in % as the tables show them, not as fractions.
+        func isPercent(_ o: SweepObjective) -> Bool { ColumnStyle.named(o.name) == .percent }
+        let xScale = isPercent(x) ? 100.0 : 1, yScale = isPercent(y) ? 100.0 : 1
         for row in [report.base] + report.rows {
             guard let a = row.number(x.name), let b = row.number(y.name) else { missing += 1; continue }
             let kind: FrontierPoint.Kind = row.point == 0 ? .base : (row.pareto ? .frontier : .dominated)
-            points.append(FrontierPoint(label: row.point == 0 ? "base" : String(row.point), x: a, y: b, kind: kind))
+            points.append(FrontierPoint(label: row.point == 0 ? "base" : String(row.point), x: a * xScale, y: b * yScale, kind: kind))
         }
-        func words(_ o: SweepObjective) -> String { "\(o.name) (\(o.direction == .lowerIsBetter ? "lower" : "higher") is better)" }
+        func words(_ o: SweepObjective) -> String {
+            "\(o.name) (\(isPercent(o) ? "%, " : "")\(o.direction == .lowerIsBetter ? "lower" : "higher") is better)"
+        }
         let chart = FrontierScatterChart(title: "\(y.name) against \(x.name)", points: points, xTitle: words(x), yTitle: words(y),
                                          missing: missing)
         let caption = "Every point on \(x.name) and \(y.name): filled and numbered on the frontier of all \(report.objectives.count) "

@@ -320,6 +320,13 @@ struct ComparisonRenderer {
         return row.metric.isRate ? String(format: "%.2f pp", m * 100) : String(format: "%.1f ms", m)
     }
 
+    /// The test's name alone ("bootstrap over users"), without its details (after ":", ";" or
+    /// " ("), for the page's table.
+    static func testName(_ test: String) -> String {
+        let name = shortTest(test).split(separator: ":", maxSplits: 1).first.map(String.init) ?? test
+        return name.components(separatedBy: " (").first ?? name
+    }
+
     /// The test's name without the interval method, for the terminal (other formats say both).
     static func shortTest(_ test: String) -> String {
         test.split(separator: ";", maxSplits: 1).first.map(String.init) ?? test
@@ -350,6 +357,12 @@ struct ComparisonRenderer {
 
     func html() -> String {
         var page = HTMLPage(title: "pressdb compare: \(report.treatmentName) against \(report.controlName)")
+        htmlSections(into: &page)
+        return page.render()
+    }
+
+    /// The page's content, its headings at `level` (the demo's page nests them under its own).
+    func htmlSections(into page: inout HTMLPage, level headingLevel: Int = 2) {
         page.paragraph(title + ".")
         for line in notes + header { page.paragraph(line.trimmingCharacters(in: .whitespaces)) }
         for w in report.warnings { page.banner(w.message, kind: .warning) }
@@ -366,18 +379,21 @@ struct ComparisonRenderer {
         let rates = differences(report.rows.filter(\.metric.isRate), scale: 100)
         let latencies = differences(report.rows.filter { !$0.metric.isRate }, scale: 1)
         let left = report.rows.count - rates.count - latencies.count
+        // "B − A", or the arms' names with "(B − A)" when they are named otherwise.
+        let arms = report.treatmentName == "B" && report.controlName == "A" ? "B − A"
+            : "\(report.treatmentName) − \(report.controlName) (B − A)"
         if !rates.isEmpty {
-            page.heading("Rates")
-            page.figure(ForestPlot(title: "Rates: \(report.treatmentName) − \(report.controlName) (B − A)", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
+            page.heading("Rates", level: headingLevel)
+            page.figure(ForestPlot(title: "Rates: \(arms)", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
                         caption: "Differences of rates, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals. Coloured only when the verdict is better or worse.")
         }
         if !latencies.isEmpty {
-            page.heading("Latency")
-            page.figure(ForestPlot(title: "Latency: \(report.treatmentName) − \(report.controlName) (B − A)", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
+            page.heading("Latency", level: headingLevel)
+            page.figure(ForestPlot(title: "Latency: \(arms)", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
                         caption: "Differences of latencies, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals (p50: Hodges–Lehmann shift). Coloured only when the verdict is better or worse."
                             + (left > 0 ? " \(left) metric\(left == 1 ? "" : "s") without a finite interval are in the table only." : ""))
         }
-        page.heading("All metrics")
+        page.heading("All metrics", level: headingLevel)
         let (columns, rows) = humanTable
         // With adjusted p-values shown, the unadjusted ones stay in CSV/JSON/Markdown: the page
         // keeps the MDE instead, and the table fits a 1280 px window.
@@ -386,14 +402,25 @@ struct ComparisonRenderer {
         let kept = columns.indices.filter {
             (report.correction == .none || columns[$0].name != "p_value") && columns[$0].name != "perceptible"
         }
-        // A value over its interval, so the numbers never wrap.
+        // A value over its interval, so the numbers never wrap; the test by its name, its details
+        // (resamples, seed, interval method) once each below, so the column stays narrow.
+        let test = columns.firstIndex { $0.name == "test" }
         page.table(DataTable(caption: "\(report.treatmentName) against \(report.controlName)",
                              columns: kept.map { columns[$0].alignsRight ? .numeric(columns[$0].header) : .text(columns[$0].header) },
                              rows: rows.map { row in kept.map {
-                                 row[$0].full.replacingOccurrences(of: " (", with: "\n(").replacingOccurrences(of: ", but ", with: ",\nbut ")
+                                 $0 == test ? Self.testName(row[$0].full)
+                                     : row[$0].full.replacingOccurrences(of: " (", with: "\n(").replacingOccurrences(of: ", but ", with: ",\nbut ")
                              } }))
+        var tests: [(String, String)] = []
+        for r in report.rows where !tests.contains(where: { $0.1 == r.test }) {
+            tests.append((Self.testName(r.test), r.test))
+        }
+        // Each name once, with what follows it in the full text ("2000 resamples …; percentile interval").
+        tests = tests.map { name, full in
+            (name, String(full.dropFirst(name.count).drop { $0 == ":" || $0 == ";" || $0 == " " }))
+        }.filter { !$0.1.isEmpty }
+        page.definitionList(tests)
         page.paragraph(footnote()
             + (kept.count < columns.count ? " Unadjusted p-values are in the CSV, JSON and Markdown forms." : ""))
-        return page.render()
     }
 }
