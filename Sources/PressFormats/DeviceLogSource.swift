@@ -96,6 +96,11 @@ public struct DeviceLogSource: RecordSource {
                 try finishInput()
                 return nil
             }
+            if line.isEmpty, let long = lines.takeLongLine() {
+                lastLine = rawText(long.raw)
+                queue.append(.reject(long.reject))
+                continue
+            }
             lastLine = String(decoding: line, as: UTF8.self)
             for item in reader.read(line: lastLine) {
                 switch item {
