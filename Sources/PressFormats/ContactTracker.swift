@@ -94,6 +94,12 @@ public struct ContactTracker: Sendable {
         return out
     }
 
+    /// An axis's value when the recording began, as its header says: `ABS_MT_SLOT`'s is the slot
+    /// that events before the first `ABS_MT_SLOT` event belong to (not slot 0). Others are not used.
+    public mutating func startValue(device: String = "", code: UInt16, _ value: Int32) {
+        if code == InputEventCode.absMTSlot { devices[device, default: DeviceState()].slot = value }
+    }
+
     /// The problems found since the last call, in input order: protocol-B frames that update or
     /// lift a slot with no contact (its touch-down was not read: a rejected line, or a recording
     /// started while a finger was down). Their data belongs to no session and is dropped.

@@ -8,6 +8,7 @@
 //     Event type 3 (EV_ABS)                                    the type the codes below belong to
 //       Event code 53 (ABS_MT_POSITION_X)                      an axis (keys and LEDs may add ` state N`)
 //         Value      0                                         Value, Min, Max always; Fuzz, Flat,
+//                                                              (ABS_MT_SLOT's Value: the slot current)
 //         Min        0                                         Resolution only when not 0
 //         Max     4089                                         (print_absdata)
 //         Resolution       9
@@ -122,6 +123,10 @@ public enum EvtestLine {
             guard words.count == 2, let n = Int(words[1]) else { return nil }
             guard !state.inRepeat, state.type == InputEventType.abs, let code = state.code else { return .skip }
             switch first {
+            case "Value" where code == InputEventCode.absMTSlot:
+                // The slot current when evtest started: events before the first slot event are its.
+                guard let v = Int32(exactly: n), v >= 0 else { return .malformed("ABS_MT_SLOT value \(n) is not a slot") }
+                return .axisValue(device: "", code: code, value: v)
             case "Min": state.min = n
             case "Max": state.max = n
             case "Resolution": state.resolution = n

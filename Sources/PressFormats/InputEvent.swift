@@ -170,6 +170,9 @@ public enum InputLogLine: Hashable, Sendable {
     /// A header line giving an axis's range: evemu `A:`, a `getevent -p` axis line, or evtest's
     /// `Max`/`Resolution` line under an axis.
     case axisRange(device: String, code: UInt16, AxisRange)
+    /// A header line giving an axis's value when the recording began: evtest's `Value` line
+    /// under `ABS_MT_SLOT`, the slot current then.
+    case axisValue(device: String, code: UInt16, value: Int32)
     /// An event pressdb reads (EV_SYN, EV_ABS, EV_KEY).
     case event(InputEvent)
     /// A well-formed event of a type or code pressdb does not use (a key, a sensor): only its

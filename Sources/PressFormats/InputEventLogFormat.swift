@@ -53,7 +53,7 @@ public enum DeviceLogFormat: String, Sendable, Hashable, CaseIterable {
             if line.hasPrefix("/dev/input/event"), !line.contains("[") { continue }
             switch GeteventLine.parse(Substring(raw)) {
             case .event, .otherEvent: return .getevent
-            case .skip, .axisRange: continue
+            case .skip, .axisRange, .axisValue: continue
             case .malformed: return nil
             }
         }

@@ -180,7 +180,7 @@ public struct DeviceLogReader: Sendable {
                         + "the rest of the line is read as an event", line: lineNumber, raw))
                 case .malformed(let reason):
                     parsed = .malformed("not a getevent line: text \(JSONText.string(String(junk))) before the timestamp, and \(reason)")
-                case .skip, .axisRange:
+                case .skip, .axisRange, .axisValue:
                     break
                 }
             }
@@ -193,6 +193,9 @@ public struct DeviceLogReader: Sendable {
             return warnings
         case .axisRange(let device, let code, let range):
             recorder.axis(device: device, code: code, range)
+            return warnings
+        case .axisValue(let device, let code, let value):
+            recorder.axisValue(device: device, code: code, value)
             return warnings
         case .malformed(let reason):
             return warnings + [recorder.reject(reason, line: lineNumber, raw)]

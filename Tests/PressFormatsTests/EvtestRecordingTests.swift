@@ -85,6 +85,38 @@ private let (X, Y, MTX, MTY, TID, SLOT, TOUCH) = (0, 1, 0x35, 0x36, 0x39, 0x2f, 
         ])
     }
 
+    /// The header says slot 1 was current (`Event code 47 (ABS_MT_SLOT)`, `Value 1`): the first
+    /// contact, sent without a slot event, is slot 1's, so slot 0's touch-down at 1.01 s begins a
+    /// second contact beside it, and the first moves at 1.02 s and lifts at 1.03 s (worked out by
+    /// hand from the kernel's protocol-B rules). Read as slot 0, the second contact ended the
+    /// first at 1.01 s and the move and lift of slot 1 were rejected.
+    @Test func theHeadersCurrentSlotOwnsTheFirstContact() {
+        let header = [
+            "Input driver version is 1.0.1", "Input device name: \"Atmel maXTouch Touchpad\"", "Supported events:",
+            "  Event type 3 (EV_ABS)", "    Event code 47 (ABS_MT_SLOT)", "      Value      1", "      Min        0",
+            "      Max        9", "    Event code 53 (ABS_MT_POSITION_X)", "      Value      0", "      Min        0",
+            "      Max     1000", "    Event code 54 (ABS_MT_POSITION_Y)", "      Value      0", "      Min        0",
+            "      Max     1000", "Properties:", "  Property type 0 (INPUT_PROP_POINTER)", "Testing ... (interrupt to exit)",
+        ]
+        let events = [
+            evtestEvent(1.0, ABS, TID, 100), evtestEvent(1.0, ABS, MTX, 100), evtestEvent(1.0, ABS, MTY, 200), evtestSyn(1.0),
+            evtestEvent(1.01, ABS, SLOT, 0), evtestEvent(1.01, ABS, TID, 101), evtestEvent(1.01, ABS, MTX, 300),
+            evtestEvent(1.01, ABS, MTY, 400), evtestSyn(1.01),
+            evtestEvent(1.02, ABS, SLOT, 1), evtestEvent(1.02, ABS, MTX, 110), evtestSyn(1.02),
+            evtestEvent(1.03, ABS, TID, -1), evtestSyn(1.03),
+            evtestEvent(1.04, ABS, SLOT, 0), evtestEvent(1.04, ABS, TID, -1), evtestSyn(1.04),
+        ]
+        expectSessions(header + events, [
+            [TouchSample(t: 1.0, x: 100, y: 200, phase: .began), TouchSample(t: 1.02, x: 110, y: 200, phase: .moved),
+             TouchSample(t: 1.03, x: 110, y: 200, phase: .ended)],
+            [TouchSample(t: 1.01, x: 300, y: 400, phase: .began), TouchSample(t: 1.04, x: 300, y: 400, phase: .ended)],
+        ])
+        // Without the header the slot is 0, as the kernel's default; the same events then lose the
+        // first contact's move and lift.
+        let headerless = readRecording(events.joined(separator: "\n"), format: .evtest)
+        #expect(headerless.rejects.count == 2)
+    }
+
     /// Single touch: BTN_TOUCH 1 at (50, 60), ABS_X to 55, BTN_TOUCH 0.
     @Test func singleTouch() {
         let lines = [
