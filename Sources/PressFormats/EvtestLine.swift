@@ -45,6 +45,8 @@ public struct EvtestHeaderState: Hashable, Sendable {
     var seenTesting = false
     /// An `Event:` line has been read.
     public internal(set) var seenEvent = false
+    /// A non-blank line has been read (the first may be a prompt of any shape running evtest).
+    var seenLine = false
     public init() {}
 }
 
@@ -75,6 +77,13 @@ public enum EvtestLine {
         return false
     }
 
+    /// A line naming evtest as a command (`evtest`, `./evtest`, `/usr/bin/evtest`): as the first
+    /// line of a pasted dump it is the prompt that ran it, whatever the prompt's shape
+    /// (`device: ~/ ./evtest /dev/input/event1`).
+    static func invokesEvtest(_ line: Substring) -> Bool {
+        line.split(separator: " ").contains { $0 == "evtest" || $0.hasSuffix("/evtest") }
+    }
+
     /// A shell prompt line running evtest: `$ sudo evtest`, `root@pi:~# evtest /dev/input/event0`.
     static func runsEvtest(_ line: Substring) -> Bool {
         let words = line.split(separator: " ")
@@ -86,6 +95,9 @@ public enum EvtestLine {
     public static func parse(_ raw: Substring, state: inout EvtestHeaderState) -> InputLogLine {
         let line = raw.deviceLogTrimmed()
         if line.isEmpty { return .skip }
+        let firstLine = !state.seenLine
+        state.seenLine = true
+        if firstLine, !line.hasPrefix("Event:"), invokesEvtest(line) { return .skip }
         if line.hasPrefix("Event:") {
             let parsed = event(line)
             if case .malformed = parsed {} else { state.seenEvent = true }
@@ -199,5 +211,6 @@ extension EvtestHeaderState {
     init(seenEvent: Bool, seenTesting: Bool, type: UInt16? = nil, inRepeat: Bool = false) {
         self.init()
         self.seenEvent = seenEvent; self.seenTesting = seenTesting; self.type = type; self.inRepeat = inRepeat
+        seenLine = true
     }
 }
