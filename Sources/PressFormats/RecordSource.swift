@@ -264,6 +264,7 @@ public final class ByteInput {
 
     /// Switches to CR line ends and reads again from `lineStart` (the current line's start,
     /// before it was counted).
+    @inline(never)
     private func restartAtCR(_ lineStart: Int, yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
         if start != lineStart { lineNumber -= 1 }
         start = lineStart
@@ -286,6 +287,7 @@ public final class ByteInput {
     }
 
     /// `nextLine` where a lone CR ends a line too (LF and CR LF still do).
+    @inline(never)
     private func nextLineEndingAtCR(yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
         var scanFrom = start
         while true {
@@ -321,6 +323,7 @@ public final class ByteInput {
     /// Reads past a line longer than `maxLineBytes` (`[start, end)` holds its first bytes and no
     /// line end), holding at most the buffer it has; returns it as an empty line and keeps its
     /// number and first bytes for `takeLongLine()`.
+    @inline(never)
     private func readPastLongLine(yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
         if !skippingLongLine {
             skippingLongLine = true
@@ -352,6 +355,7 @@ public final class ByteInput {
 
     /// A line longer than `maxLineBytes` found whole (it starts at `lineStart` and was counted):
     /// kept for `takeLongLine()` as `readPastLongLine` keeps one, and returned empty.
+    @inline(never)
     private func longLineFound(_ lineStart: Int) throws -> UnsafeBufferPointer<UInt8> {
         var from = lineStart
         if framesOrigins { from = try readOrigin(lineStart, start) }
