@@ -249,7 +249,9 @@ public struct DeviceLogReader: Sendable {
         if let held = heldEvtestLine {
             heldEvtestLine = nil
             let next = raw.deviceLogTrimmed()
+            // After an `Event:` line, even a cut one, other lines are no longer preamble remarks.
             var probe = evtestState
+            probe.seenEvent = true
             guard !next.isEmpty, !next.hasPrefix("Event:"), case .malformed = EvtestLine.parse(raw, state: &probe) else {
                 return apply(held.parsed, line: held.line, raw: Substring(held.raw)) + readEvtest(raw)
             }

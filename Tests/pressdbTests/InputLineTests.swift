@@ -68,6 +68,23 @@ import Testing
             + "read past, not stored; if it is one record, raise --max-line-bytes"]])
     }
 
+    /// aggregate reads result lines with the same bound: a 17 MiB line (sparse zero bytes) is
+    /// refused with its file and line, status 1, not skipped as blank.
+    @Test func aggregateRefusesAResultLineLongerThanTheBound() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("results.ndjson").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 17 << 20)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n".utf8))
+        try handle.close()
+        let r = try Binary.run(["aggregate", "results.ndjson", "--out", "p.json"], directory: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("results.ndjson:1: line longer than 16 MiB"), "\(r.stderr)")
+    }
+
     /// --max-line-bytes sets the bound, on ingest and replay --input: with 100 bytes, the
     /// 120-byte record on line 2 is the reject, and the session of lines 1 and 3 is whole.
     @Test func maxLineBytesSetsTheLongestLine() throws {

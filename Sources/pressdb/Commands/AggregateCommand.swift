@@ -60,7 +60,11 @@ struct AggregateCommand: ParsableCommand {
             partial = Partial()
             for input in try RecordInputs.open(files) {
                 while let line = try input.nextLine() {
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                        // An empty line may be one longer than the input holds, read past.
+                        if line.isEmpty, let long = input.takeLongLine() { throw CLIError.failure(long.reject.description) }
+                        continue
+                    }
                     do { try partial.addResultLine(line) } catch let e as PartialError {
                         throw CLIError.failure("\(input.name):\(input.lineNumber): \(e.message)")
                     }
