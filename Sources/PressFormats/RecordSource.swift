@@ -333,6 +333,7 @@ public final class ByteInput {
             end = start
             asciiEnd = end
         }
+        var readPast = false
         while true {
             let k = crLineEnds ? firstLineEnd(from: start, to: end) : WordScan.first(0x0A, in: buffer, from: start, to: end)
             if k < end, buffer[k] == 0x0A || k + 1 < end || atEOF {
@@ -344,6 +345,14 @@ public final class ByteInput {
             // Nothing of the line is kept but a CR last (the first half of CR LF, perhaps).
             if k < end { buffer[start] = 0x0D; end = start + 1 } else { end = start }
             asciiEnd = end
+            // A line without end (/dev/zero) must not hold the caller for ever: with
+            // `yieldingBeforeWait`, return after each read as if the next would wait, so ingest's
+            // loop still gets its batch boundaries (commits on time, Ctrl-C); the next call goes on.
+            if yieldingBeforeWait, readPast {
+                stoppedBeforeWaiting = true
+                return nil
+            }
+            readPast = true
             if try !fill(yieldingBeforeWait: yieldingBeforeWait) {
                 if stoppedBeforeWaiting { return nil }
                 skippingLongLine = false

@@ -68,6 +68,34 @@ import Testing
             + "read past, not stored; if it is one record, raise --max-line-bytes"]])
     }
 
+    /// `--format ndjson /dev/zero` is one line without end: read past in constant memory, it
+    /// must still let Ctrl-C stop the ingest (before, the reader never came back to the loop, and
+    /// only a second Ctrl-C ended it): status 130 within 3 s of the SIGINT.
+    @Test func ctrlCStopsAnIngestReadingAnEndlessLine() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = Binary.url
+        process.arguments = ["ingest", "--format", "ndjson", "--db", dir.appendingPathComponent("z.sqlite").path, "/dev/zero"]
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        usleep(1_500_000)
+        let peak = ProcessMemory.peakResidentKiB(pid: process.processIdentifier) ?? 0
+        kill(process.processIdentifier, SIGINT)
+        let deadline = ContinuousClock.now + .seconds(3)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        let stopped = !process.isRunning
+        if !stopped { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stopped)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted: 0 sessions committed"), "\(stderr)")
+        #expect(peak < 120 * 1024, "peak resident set \(peak) KiB after 1.5 s")
+    }
+
     /// aggregate reads result lines with the same bound: a 17 MiB line (sparse zero bytes) is
     /// refused with its file and line, status 1, not skipped as blank.
     @Test func aggregateRefusesAResultLineLongerThanTheBound() throws {
