@@ -91,6 +91,32 @@ private let (MTX, MTY, TID, SLOT, DIST, TOUCH, PEN) = (0x35, 0x36, 0x39, 0x2f, 0
         }
     }
 
+    /// The same rules in an Android `getevent -lt` recording (the names and 8-hex-digit values
+    /// getevent prints): a stylus slot at ABS_MT_DISTANCE 0x0a hovers from 20.000 s, touches
+    /// (distance 0) at 20.040 s and hovers away at 20.080 s; one contact, 20.040–20.080 s.
+    @Test func getEventHoverFollowsTheSameRules() {
+        func line(_ t: String, _ type: String, _ code: String, _ value: String) -> String {
+            "[   \(t)] /dev/input/event3: \(type.padding(toLength: 12, withPad: " ", startingAt: 0))"
+                + "\(code.padding(toLength: 20, withPad: " ", startingAt: 0)) \(value)"
+        }
+        let lines = [
+            line("20.000000", "EV_ABS", "ABS_MT_SLOT", "00000000"), line("20.000000", "EV_ABS", "ABS_MT_TRACKING_ID", "0000002a"),
+            line("20.000000", "EV_ABS", "ABS_MT_POSITION_X", "00000100"), line("20.000000", "EV_ABS", "ABS_MT_POSITION_Y", "00000200"),
+            line("20.000000", "EV_ABS", "ABS_MT_DISTANCE", "0000000a"), line("20.000000", "EV_SYN", "SYN_REPORT", "00000000"),
+            line("20.040000", "EV_ABS", "ABS_MT_DISTANCE", "00000000"), line("20.040000", "EV_SYN", "SYN_REPORT", "00000000"),
+            line("20.060000", "EV_ABS", "ABS_MT_POSITION_X", "00000104"), line("20.060000", "EV_SYN", "SYN_REPORT", "00000000"),
+            line("20.080000", "EV_ABS", "ABS_MT_DISTANCE", "00000006"), line("20.080000", "EV_SYN", "SYN_REPORT", "00000000"),
+            line("20.100000", "EV_ABS", "ABS_MT_TRACKING_ID", "ffffffff"), line("20.100000", "EV_SYN", "SYN_REPORT", "00000000"),
+        ]
+        let result = readRecording(lines.joined(separator: "\n"), format: .getevent)
+        #expect(result.rejects.isEmpty, "\(result.rejects)")
+        // 0x100 = 256, 0x104 = 260, 0x200 = 512.
+        #expect(result.sessions.map { $0.records.map(\.sample) } == [[
+            TouchSample(t: 20.04, x: 256, y: 512, phase: .began), TouchSample(t: 20.06, x: 260, y: 512, phase: .moved),
+            TouchSample(t: 20.08, x: 260, y: 512, phase: .ended),
+        ]])
+    }
+
     /// Two touches of one hovering pen, without losing track of it between them, are two
     /// contacts: touch 1.0–1.1 s, hover, touch 1.3–1.4 s.
     @Test func aPenThatTouchesTwiceWhileTrackedGivesTwoContacts() {
