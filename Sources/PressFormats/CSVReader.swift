@@ -356,7 +356,14 @@ public struct CSVReader: ChunkedRecordSource {
     /// the lines after it while a quoted field is open. Nil for a blank line or the header.
     private mutating func read(_ line: UnsafeBufferPointer<UInt8>, number: Int, fromScratch: Bool) throws -> RecordItem? {
         let source = SourceLocation(file: input.name, line: number)
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            // An empty line may be one longer than the input holds, read past.
+            guard line.isEmpty, !fromScratch, let long = input.takeLongLine() else { return nil }
+            scratch = long.raw
+            lastLine = nil
+            lastWasScratch = true
+            return .reject(long.reject)
+        }
         if header == nil, let names = options.columns { try setColumns(names, source) }
         var open = Self.split(line, into: &cells, count: &cellCount)
         if !open {

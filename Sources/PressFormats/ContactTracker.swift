@@ -68,6 +68,11 @@ public struct ContactSample: Hashable, Sendable {
 /// - Protocol B: slot values persist (the kernel drops events that repeat a slot's value), also
 ///   from one contact to the next in the same slot; a slot never given a position reads 0. A
 ///   contact is reported in a frame when the frame carries an event for its slot.
+/// - Hover is not touch (event-codes.rst, "BTN_TOOL_<name>", "ABS_DISTANCE"): a protocol-B slot
+///   whose `ABS_MT_DISTANCE` is above 0, or any slot of a device whose `BTN_TOOL_PEN` is 1 while
+///   `BTN_TOUCH` is 0, is tracked but hovering. A contact begins when its tool touches and ends
+///   when it lifts or hovers away; a tool that only hovers gives no contact. (Single touch reads
+///   `BTN_TOUCH` alone, so a hovering pen gives nothing there either.)
 /// - `SYN_DROPPED` discards the frame in progress and every event up to and including the next
 ///   `SYN_REPORT`, and marks the device's open contacts (`ContactSample.afterDrop`).
 public struct ContactTracker: Sendable {
@@ -92,6 +97,12 @@ public struct ContactTracker: Sendable {
                                                                         problems: &problems)
         contactCount = next
         return out
+    }
+
+    /// An axis's value when the recording began, as its header says: `ABS_MT_SLOT`'s is the slot
+    /// that events before the first `ABS_MT_SLOT` event belong to (not slot 0). Others are not used.
+    public mutating func startValue(device: String = "", code: UInt16, _ value: Int32) {
+        if code == InputEventCode.absMTSlot { devices[device, default: DeviceState()].slot = value }
     }
 
     /// The problems found since the last call, in input order: protocol-B frames that update or
@@ -136,6 +147,10 @@ private struct OpenContact: Sendable {
 private struct Slot: Sendable {
     var x: Int32 = 0
     var y: Int32 = 0
+    var distance: Int32 = 0
+    /// The tool's `ABS_MT_TRACKING_ID` while one is tracked in the slot (touching or hovering).
+    var trackingID: Int32?
+    /// The contact while the tool touches.
     var open: OpenContact?
 }
 
@@ -159,6 +174,9 @@ private struct DeviceState: Sendable {
     // Protocol B.
     var slot: Int32 = 0
     var slots: [Int32: Slot] = [:]
+    /// `BTN_TOOL_PEN` and `BTN_TOUCH` as last reported: a pen in range that does not touch hovers.
+    var penInRange = false
+    var touchKey = false
 
     var openContacts: [ContactSample] {
         var all = aContacts.compactMap(\.last) + slots.values.compactMap { $0.open?.last }
@@ -169,7 +187,7 @@ private struct DeviceState: Sendable {
     mutating func consume(_ e: InputEvent, line: Int, nextContact: inout Int,
                           problems: inout [ContactProblem]) -> [ContactSample]? {
         let relevant = e.type == InputEventType.abs
-            || (e.type == InputEventType.key && e.code == InputEventCode.btnTouch)
+            || (e.type == InputEventType.key && (e.code == InputEventCode.btnTouch || e.code == InputEventCode.btnToolPen))
             || (e.type == InputEventType.syn && e.code == InputEventCode.synMTReport)
         if e.type == InputEventType.syn && e.code == InputEventCode.synReport {
             defer { frame.removeAll(keepingCapacity: true) }
@@ -344,15 +362,31 @@ private struct DeviceState: Sendable {
 
     mutating func commitProtocolB(time: Double, line: Int, device: String, nextContact: inout Int,
                                   problems: inout [ContactProblem]) -> [ContactSample] {
+        // Hover: the pen keys and every slot's distance as they stand at the end of the frame
+        // decide whether a tracked tool touches.
+        let hoveredBefore = penInRange && !touchKey
+        var finalDistance: [Int32: Int32] = [:]
+        var current = slot
+        for e in frame {
+            if e.type == InputEventType.key {
+                if e.code == InputEventCode.btnToolPen { penInRange = e.value != 0 }
+                if e.code == InputEventCode.btnTouch { touchKey = e.value != 0 }
+            } else if e.type == InputEventType.abs {
+                if e.code == InputEventCode.absMTSlot { current = e.value }
+                if e.code == InputEventCode.absMTDistance { finalDistance[current] = e.value }
+            }
+        }
+        let penHovers = penInRange && !touchKey
+
         var endings: [(contact: OpenContact, x: Int32, y: Int32)] = []
         var touched = Set<Int32>()
-        // Slots this frame updates or lifts while they have no contact (and did not just lift).
+        // Slots this frame updates or lifts while they track no tool (and did not just lift).
         var orphanUpdates = Set<Int32>(), orphanLifts = Set<Int32>(), lifted = Set<Int32>()
         for e in frame where e.type == InputEventType.abs && InputEventCode.isMultiTouch(e.code) {
             if e.code == InputEventCode.absMTSlot { slot = e.value; continue }
             var s = slots[slot, default: Slot()]
             touched.insert(slot)
-            if s.open == nil, !lifted.contains(slot) {
+            if s.trackingID == nil, !lifted.contains(slot) {
                 if e.code == InputEventCode.absMTTrackingID {
                     if e.value < 0 { orphanLifts.insert(slot) }
                 } else {
@@ -362,18 +396,39 @@ private struct DeviceState: Sendable {
             switch e.code {
             case InputEventCode.absMTPositionX: s.x = e.value
             case InputEventCode.absMTPositionY: s.y = e.value
+            case InputEventCode.absMTDistance: s.distance = e.value
             case InputEventCode.absMTTrackingID:
                 if e.value < 0 {
-                    if let o = s.open { endings.append((o, s.x, s.y)); s.open = nil; lifted.insert(slot) }
-                } else if s.open?.trackingID != e.value {
+                    if s.trackingID != nil { lifted.insert(slot) }
+                    if let o = s.open { endings.append((o, s.x, s.y)); s.open = nil }
+                    s.trackingID = nil
+                } else if s.trackingID != e.value {
                     // A new id in an occupied slot replaces its contact (the old one lifted).
-                    if let o = s.open { endings.append((o, s.x, s.y)) }
-                    nextContact += 1
-                    s.open = OpenContact(contact: nextContact, trackingID: e.value)
+                    if let o = s.open { endings.append((o, s.x, s.y)); s.open = nil }
+                    s.trackingID = e.value
+                    if touches(slot, finalDistance, penHovers) {
+                        nextContact += 1
+                        s.open = OpenContact(contact: nextContact, trackingID: e.value)
+                    }
                 }
             default: break
             }
             slots[slot] = s
+        }
+        // A tracked tool that comes down touches now; one that rises hovers away (its contact ends
+        // where it was). With the pen keys changed, every slot is looked at.
+        let looked = hoveredBefore != penHovers ? Set(slots.keys) : touched
+        for k in looked.sorted() {
+            guard var s = slots[k], s.trackingID != nil else { continue }
+            if s.open == nil, touches(k, finalDistance, penHovers) {
+                nextContact += 1
+                s.open = OpenContact(contact: nextContact, trackingID: s.trackingID)
+                touched.insert(k)
+            } else if let o = s.open, !touches(k, finalDistance, penHovers) {
+                endings.append((o, s.x, s.y))
+                s.open = nil
+            }
+            slots[k] = s
         }
         var out: [ContactSample] = []
         for (contact, x, y) in endings {
@@ -398,6 +453,12 @@ private struct DeviceState: Sendable {
         return out.enumerated().sorted {
             ($0.element.contact, rank($0.element.phase), $0.offset) < ($1.element.contact, rank($1.element.phase), $1.offset)
         }.map(\.element)
+    }
+
+    /// Whether slot `k`'s tool touches at the end of the frame: not a hovering pen, and at
+    /// distance 0 (a slot never given a distance is at 0).
+    func touches(_ k: Int32, _ finalDistance: [Int32: Int32], _ penHovers: Bool) -> Bool {
+        !penHovers && (finalDistance[k] ?? slots[k]?.distance ?? 0) <= 0
     }
 
     /// "this frame updates slot 0 and lifts slot 2, which have no contact (…); their data is dropped".

@@ -35,7 +35,10 @@ public struct DeviceLogSource: RecordSource {
     private var reader: DeviceLogReader
     /// libinput: the YAML reader, pulling lines from `lines` itself.
     private var yaml: LibinputRecordReader?
-    private var queue: [RecordItem] = []
+    /// Items read and not yet returned, each with the raw text of its line.
+    private var queue: [(item: RecordItem, raw: String)] = []
+    /// The reader's `finish()` was called (an evtest line it held is returned then).
+    private var readerFinished = false
     private var queueIndex = 0
     private var lastLine = ""
     private var ended = false
@@ -88,26 +91,40 @@ public struct DeviceLogSource: RecordSource {
         while true {
             if queueIndex < queue.count {
                 queueIndex += 1
-                return queue[queueIndex - 1]
+                lastLine = queue[queueIndex - 1].raw
+                return queue[queueIndex - 1].item
             }
             queue.removeAll(keepingCapacity: true)
             queueIndex = 0
             guard let line = try lines.nextLine() else {
+                if !readerFinished {
+                    readerFinished = true
+                    enqueue(reader.finish())
+                    continue
+                }
                 try finishInput()
                 return nil
             }
-            lastLine = String(decoding: line, as: UTF8.self)
-            for item in reader.read(line: lastLine) {
-                switch item {
-                case .record(let r): queue.append(.touch(r))
-                case .reject(let r): queue.append(.reject(r))
-                case .warning(let w): noteWarning(w)
-                }
+            if line.isEmpty, let long = lines.takeLongLine() {
+                queue.append((.reject(long.reject), rawText(long.raw)))
+                continue
             }
+            enqueue(reader.read(line: String(decoding: line, as: UTF8.self)))
         }
     }
 
     public var lastRaw: String { lastLine }
+
+    /// Queues what the reader returned, each item with its line's raw text; notes warnings.
+    private mutating func enqueue(_ items: [DeviceLogItem]) {
+        for (item, raw) in zip(items, reader.itemRaws) {
+            switch item {
+            case .record(let r): queue.append((.touch(r), raw))
+            case .reject(let r): queue.append((.reject(r), raw))
+            case .warning(let w): noteWarning(w)
+            }
+        }
+    }
 
     /// The first `warningsKept` warnings (lines read in spite of a flaw), in input order.
     public private(set) var warnings: [DeviceLogWarning] = []

@@ -8,6 +8,7 @@
 //     Event type 3 (EV_ABS)                                    the type the codes below belong to
 //       Event code 53 (ABS_MT_POSITION_X)                      an axis (keys and LEDs may add ` state N`)
 //         Value      0                                         Value, Min, Max always; Fuzz, Flat,
+//                                                              (ABS_MT_SLOT's Value: the slot current)
 //         Min        0                                         Resolution only when not 0
 //         Max     4089                                         (print_absdata)
 //         Resolution       9
@@ -44,6 +45,8 @@ public struct EvtestHeaderState: Hashable, Sendable {
     var seenTesting = false
     /// An `Event:` line has been read.
     public internal(set) var seenEvent = false
+    /// A non-blank line has been read (the first may be a prompt of any shape running evtest).
+    var seenLine = false
     public init() {}
 }
 
@@ -74,6 +77,13 @@ public enum EvtestLine {
         return false
     }
 
+    /// A line naming evtest as a command (`evtest`, `./evtest`, `/usr/bin/evtest`): as the first
+    /// line of a pasted dump it is the prompt that ran it, whatever the prompt's shape
+    /// (`device: ~/ ./evtest /dev/input/event1`).
+    static func invokesEvtest(_ line: Substring) -> Bool {
+        line.split(separator: " ").contains { $0 == "evtest" || $0.hasSuffix("/evtest") }
+    }
+
     /// A shell prompt line running evtest: `$ sudo evtest`, `root@pi:~# evtest /dev/input/event0`.
     static func runsEvtest(_ line: Substring) -> Bool {
         let words = line.split(separator: " ")
@@ -85,6 +95,9 @@ public enum EvtestLine {
     public static func parse(_ raw: Substring, state: inout EvtestHeaderState) -> InputLogLine {
         let line = raw.deviceLogTrimmed()
         if line.isEmpty { return .skip }
+        let firstLine = !state.seenLine
+        state.seenLine = true
+        if firstLine, !line.hasPrefix("Event:"), invokesEvtest(line) { return .skip }
         if line.hasPrefix("Event:") {
             let parsed = event(line)
             if case .malformed = parsed {} else { state.seenEvent = true }
@@ -122,6 +135,10 @@ public enum EvtestLine {
             guard words.count == 2, let n = Int(words[1]) else { return nil }
             guard !state.inRepeat, state.type == InputEventType.abs, let code = state.code else { return .skip }
             switch first {
+            case "Value" where code == InputEventCode.absMTSlot:
+                // The slot current when evtest started: events before the first slot event are its.
+                guard let v = Int32(exactly: n), v >= 0 else { return .malformed("ABS_MT_SLOT value \(n) is not a slot") }
+                return .axisValue(device: "", code: code, value: v)
             case "Min": state.min = n
             case "Max": state.max = n
             case "Resolution": state.resolution = n
@@ -194,5 +211,6 @@ extension EvtestHeaderState {
     init(seenEvent: Bool, seenTesting: Bool, type: UInt16? = nil, inRepeat: Bool = false) {
         self.init()
         self.seenEvent = seenEvent; self.seenTesting = seenTesting; self.type = type; self.inRepeat = inRepeat
+        seenLine = true
     }
 }

@@ -103,8 +103,13 @@ public enum InputEventCode {
     public static let absMTFirst: UInt16 = 0x2f
     public static let absMTLast: UInt16 = 0x3d
 
+    /// `ABS_MT_DISTANCE`: the contact's distance from the surface; above 0 it hovers.
+    public static let absMTDistance: UInt16 = 0x3b
+
     /// `BTN_TOUCH`: 1 while the surface is touched (single-touch down/up).
     public static let btnTouch: UInt16 = 0x14a
+    /// `BTN_TOOL_PEN`: 1 while a pen is in range (touching or hovering).
+    public static let btnToolPen: UInt16 = 0x140
 
     /// Code names as `getevent -l` prints them, for the types whose codes pressdb must tell
     /// apart (EV_SYN, EV_ABS, and the touch buttons of EV_KEY).
@@ -170,6 +175,9 @@ public enum InputLogLine: Hashable, Sendable {
     /// A header line giving an axis's range: evemu `A:`, a `getevent -p` axis line, or evtest's
     /// `Max`/`Resolution` line under an axis.
     case axisRange(device: String, code: UInt16, AxisRange)
+    /// A header line giving an axis's value when the recording began: evtest's `Value` line
+    /// under `ABS_MT_SLOT`, the slot current then.
+    case axisValue(device: String, code: UInt16, value: Int32)
     /// An event pressdb reads (EV_SYN, EV_ABS, EV_KEY).
     case event(InputEvent)
     /// A well-formed event of a type or code pressdb does not use (a key, a sensor): only its

@@ -22,6 +22,8 @@ public enum DeviceLogFormat: String, Sendable, Hashable, CaseIterable {
     /// - evtest's first header line (`Input driver version is …`), its device selection (`No device
     ///   specified, trying to scan …`, `Available devices:`, `Select the device event number`), a
     ///   shell prompt running evtest (`$ sudo evtest`) or a readable `Event: time …` line means evtest;
+    ///   a first line that names evtest as a command in a prompt of another shape
+    ///   (`device: ~/ ./evtest /dev/input/event1`) is looked past, and the lines after it decide;
     /// - `add device` or a readable `[ sec.usec ] …` event means getevent.
     /// Blank lines, other `#` comments, getevent's indented header lines and evtest's
     /// `/dev/input/eventN:` device list are passed over; any other line means none. Looks at most
@@ -29,11 +31,15 @@ public enum DeviceLogFormat: String, Sendable, Hashable, CaseIterable {
     public static func detect<S: Sequence>(lines: S) -> DeviceLogFormat? where S.Element: StringProtocol {
         var seen = 0
         var yamlVersion = false
+        var firstLine = true
         for raw in lines {
             seen += 1
             if seen > detectionLineLimit { break }
             let line = raw.deviceLogTrimmed()
             if line.isEmpty { continue }
+            // A first line naming evtest is the prompt a pasted dump begins with: look past it.
+            if firstLine, !EvtestLine.isSignature(line), EvtestLine.invokesEvtest(line) { firstLine = false; continue }
+            firstLine = false
             if line.hasPrefix("# libinput record") { return .libinput }
             if line.hasPrefix("# EVEMU") { return .evemu }
             if line.first == "#" { continue }
@@ -53,7 +59,7 @@ public enum DeviceLogFormat: String, Sendable, Hashable, CaseIterable {
             if line.hasPrefix("/dev/input/event"), !line.contains("[") { continue }
             switch GeteventLine.parse(Substring(raw)) {
             case .event, .otherEvent: return .getevent
-            case .skip, .axisRange: continue
+            case .skip, .axisRange, .axisValue: continue
             case .malformed: return nil
             }
         }

@@ -79,6 +79,11 @@ public struct DeviceLogReader: Sendable {
     private var recorder: InputEventRecorder
     private var headerDevice = ""
     private var evtestState = EvtestHeaderState()
+    /// The raw text of the line each item the last `read(line:)` or `finish()` returned came from,
+    /// in order (an evtest event is returned when the line after it is read).
+    public private(set) var itemRaws: [String] = []
+    /// evtest: the last `Event:` line, held until the next line says whether it was wrapped.
+    private var heldEvtestLine: (raw: String, line: Int, parsed: InputLogLine)?
     private var partialLine: [UInt8] = []
     /// libinput: the whole text, read at `finish()`.
     private var yamlText: [UInt8] = []
@@ -137,6 +142,7 @@ public struct DeviceLogReader: Sendable {
     /// Reads the last line when the input does not end with a newline (libinput: the whole
     /// text). Call once at the end.
     public mutating func finish() -> [DeviceLogItem] {
+        itemRaws.removeAll(keepingCapacity: true)
         if format == .libinput {
             var yaml = LibinputRecordReader(ByteInput(bytes: yamlText, name: file), recorder: recorder)
             var out: [DeviceLogItem] = []
@@ -146,7 +152,13 @@ public struct DeviceLogReader: Sendable {
             yamlText = []
             return out
         }
-        return partialLine.isEmpty ? [] : readBufferedLine()
+        var out = partialLine.isEmpty ? [] : readBufferedLine()
+        if let held = heldEvtestLine {
+            if out.isEmpty { itemRaws.removeAll(keepingCapacity: true) }
+            heldEvtestLine = nil
+            out += apply(held.parsed, line: held.line, raw: Substring(held.raw))
+        }
+        return out
     }
 
     private mutating func readBufferedLine() -> [DeviceLogItem] {
@@ -165,6 +177,7 @@ public struct DeviceLogReader: Sendable {
             yamlText.append(0x0A)
             return []
         }
+        itemRaws.removeAll(keepingCapacity: true)
         lineNumber += 1
         var parsed: InputLogLine
         var warnings: [DeviceLogItem] = []
@@ -180,27 +193,104 @@ public struct DeviceLogReader: Sendable {
                         + "the rest of the line is read as an event", line: lineNumber, raw))
                 case .malformed(let reason):
                     parsed = .malformed("not a getevent line: text \(JSONText.string(String(junk))) before the timestamp, and \(reason)")
-                case .skip, .axisRange:
+                case .skip, .axisRange, .axisValue:
                     break
                 }
             }
         case .evemu: parsed = EvemuLine.parse(raw)
-        case .evtest: parsed = EvtestLine.parse(raw, state: &evtestState)
+        case .evtest: return readEvtest(raw)
         case .libinput: parsed = .skip
         }
+        itemRaws.append(contentsOf: repeatElement(String(raw), count: warnings.count))
+        return warnings + apply(parsed, line: lineNumber, raw: raw)
+    }
+
+    /// What a parsed line gives: records, a reject, or nothing (a header line noted).
+    private mutating func apply(_ parsed: InputLogLine, line: Int, raw: Substring) -> [DeviceLogItem] {
+        let items = items(parsed, line: line, raw: raw)
+        itemRaws.append(contentsOf: repeatElement(String(raw), count: items.count))
+        return items
+    }
+
+    private mutating func items(_ parsed: InputLogLine, line: Int, raw: Substring) -> [DeviceLogItem] {
         switch parsed {
         case .skip:
-            return warnings
+            return []
         case .axisRange(let device, let code, let range):
             recorder.axis(device: device, code: code, range)
-            return warnings
+            return []
+        case .axisValue(let device, let code, let value):
+            recorder.axisValue(device: device, code: code, value)
+            return []
         case .malformed(let reason):
-            return warnings + [recorder.reject(reason, line: lineNumber, raw)]
+            return [recorder.reject(reason, line: line, raw)]
         case .otherEvent(let time, let device):
-            return warnings + recorder.otherEvent(time: time, device: device, line: lineNumber, raw: raw)
+            return recorder.otherEvent(time: time, device: device, line: line, raw: raw)
         case .event(let event):
-            return warnings + recorder.event(event, line: lineNumber, raw: raw)
+            return recorder.event(event, line: line, raw: raw)
         }
+    }
+
+    /// The two rejects of lines that look wrapped and cannot be rejoined.
+    private mutating func wrapped(_ why: String, _ held: (raw: String, line: Int, parsed: InputLogLine),
+                                  _ raw: Substring) -> [DeviceLogItem] {
+        itemRaws += [held.raw, String(raw)]
+        return [recorder.reject(why, line: held.line, Substring(held.raw)), recorder.reject(why, line: lineNumber, raw)]
+    }
+
+    /// An evtest line. An `Event:` line is held until the next line is read: when that one is no
+    /// evtest line by itself but completes the held one — a mailer wrapped the event line at a
+    /// space (joined with one), or at a quoted-printable soft break (a trailing `=`, joined
+    /// without) — the two are read as one event, numbered by the first line. When they do not
+    /// join, the held line is rejected if it is not an event, and the next if it is no evtest
+    /// line, each saying the lines look wrapped; when they join into another event than the held
+    /// line alone is, both are rejected so.
+    private mutating func readEvtest(_ raw: Substring) -> [DeviceLogItem] {
+        if let held = heldEvtestLine {
+            heldEvtestLine = nil
+            let next = raw.deviceLogTrimmed()
+            // After an `Event:` line, even a cut one, other lines are no longer preamble remarks.
+            var probe = evtestState
+            probe.seenEvent = true
+            guard !next.isEmpty, !next.hasPrefix("Event:"), case .malformed = EvtestLine.parse(raw, state: &probe) else {
+                return apply(held.parsed, line: held.line, raw: Substring(held.raw)) + readEvtest(raw)
+            }
+            let first = Substring(held.raw).deviceLogTrimmed()
+            let joinedText = first.hasSuffix("=") ? String(first.dropLast()) + next : first + " " + next
+            let joined = EvtestLine.event(Substring(joinedText))
+            let heldValid: Bool
+            if case .malformed = held.parsed { heldValid = false } else { heldValid = true }
+            let joinedValid: Bool
+            if case .malformed = joined { joinedValid = false } else { joinedValid = true }
+            if joinedValid, !heldValid || joined == held.parsed {
+                evtestState.seenEvent = true
+                return apply(joined, line: held.line, raw: Substring(joinedText))
+            }
+            if joinedValid {
+                let why = "lines \(held.line) and \(lineNumber) look like one event line wrapped in two (by a mailer?), "
+                    + "but line \(held.line) is an event alone and another joined; rejoin or remove them by hand"
+                return wrapped(why, held, raw)
+            }
+            guard case .malformed(let reason) = held.parsed else {
+                // A whole event, then a line of another kind: each is read as it is.
+                return apply(held.parsed, line: held.line, raw: Substring(held.raw)) + apply(EvtestLine.parse(raw, state: &evtestState), line: lineNumber, raw: raw)
+            }
+            let alone = EvtestLine.parse(raw, state: &evtestState)
+            guard case .malformed(let nextReason) = alone else {
+                return apply(held.parsed, line: held.line, raw: Substring(held.raw)) + apply(alone, line: lineNumber, raw: raw)
+            }
+            itemRaws += [held.raw, String(raw)]
+            return [recorder.reject("\(reason) (the lines look wrapped: line \(lineNumber) may be its rest, but the two "
+                                    + "do not join into one event; rejoin them by hand)", line: held.line, Substring(held.raw)),
+                    recorder.reject("\(nextReason) (the lines look wrapped: this may be the rest of line \(held.line), but "
+                                    + "the two do not join into one event)", line: lineNumber, raw)]
+        }
+        let parsed = EvtestLine.parse(raw, state: &evtestState)
+        if raw.deviceLogTrimmed().hasPrefix("Event:") {
+            heldEvtestLine = (String(raw), lineNumber, parsed)
+            return []
+        }
+        return apply(parsed, line: lineNumber, raw: raw)
     }
 
     /// The contacts that have begun and not lifted, in touch-down order, with their last record.

@@ -27,6 +27,11 @@ struct InputEventRecorder: Sendable {
         headerRanges[device, default: [:]][code] = range
     }
 
+    /// Notes an axis's value when the recording began (the current slot, from evtest's header).
+    mutating func axisValue(device: String, code: UInt16, _ value: Int32) {
+        tracker.startValue(device: device, code: code, value)
+    }
+
     /// An event pressdb reads: the records its `SYN_REPORT` commits, or rejects. `line` and
     /// `raw` locate it.
     mutating func event(_ event: InputEvent, line: Int, raw: Substring) -> [DeviceLogItem] {

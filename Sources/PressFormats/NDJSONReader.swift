@@ -40,7 +40,11 @@ public struct NDJSONReader: ChunkedRecordSource {
 
     public mutating func next() throws -> RecordItem? {
         while let line = try input.nextLine() {
-            if isBlank(line) { continue }
+            if isBlank(line) {
+                // An empty line may be one longer than the input holds, read past.
+                if line.isEmpty, let long = input.takeLongLine() { lastLine = nil; return .reject(long.reject) }
+                continue
+            }
             let source = SourceLocation(file: input.name, line: input.lineNumber)
             lastLine = line
             return decode(line, source).dividingTime(by: options.timeUnit.perSecond)
@@ -67,7 +71,12 @@ public struct NDJSONReader: ChunkedRecordSource {
             guard let line = try input.nextLine(yieldingBeforeWait: yieldingBeforeWait) else {
                 return input.stoppedBeforeWaiting ? .wouldWait : .end
             }
-            if isBlank(line) { continue }
+            if isBlank(line) {
+                if line.isEmpty, let long = input.takeLongLine() {
+                    long.raw.withUnsafeBufferPointer { chunk.append(.reject(long.reject), raw: $0) }
+                }
+                continue
+            }
             if input.framesOrigins { chunk.setFile(input.name) }
             lastLine = line
             if plainRecord(line, into: &chunk) { continue }

@@ -92,6 +92,23 @@ public final class ByteInput {
     /// Bytes read per `read(2)` call: 1 MiB (large enough that system calls do not matter).
     public static let chunkSize = 1 << 20
 
+    /// The longest line held by default: 16 MiB, far beyond any record (a touch line is about
+    /// 100 bytes), small enough that a file without line ends cannot exhaust memory.
+    public static let defaultMaxLineBytes = 16 << 20
+    /// A longer line is not held: `nextLine` reads past it (at most about twice this many bytes
+    /// are buffered) and returns it as an empty line, and `takeLongLine()` gives its reject.
+    /// Set before the first read (`--max-line-bytes`).
+    @exclusivity(unchecked) public var maxLineBytes = ByteInput.defaultMaxLineBytes
+    /// How much of a long line is kept for its reject's raw text.
+    static let longLinePrefixBytes = 200
+    /// The line read past last (its number and first bytes), until `takeLongLine()` takes it.
+    @exclusivity(unchecked) private var longLine: (name: String, line: Int, prefix: [UInt8])?
+    /// True while a long line's bytes are being read past (kept across a `stoppedBeforeWaiting`).
+    @exclusivity(unchecked) private var skippingLongLine = false
+    /// Lines end at a lone CR too (old Mac files): set when line 1, or a line cut by the end
+    /// of the buffer, holds a CR not followed by LF. LF and CR LF still end lines.
+    @exclusivity(unchecked) private var crLineEnds = false
+
     /// True after `nextLine(yieldingBeforeWait: true)` returned nil because the next read would
     /// wait for data (the input is a pipe, terminal or socket with nothing to read yet:
     /// `poll(2)` says so; a regular file never waits), not because the input ended. What was
@@ -193,14 +210,16 @@ public final class ByteInput {
         }
     }
 
-    /// The next line without its `\n` (or `\r\n`), valid until the next call; nil at the end.
-    /// A last line without a newline is returned too.
+    /// The next line without its `\n` (or `\r\n`, or a lone `\r` in a file that ends its lines
+    /// so), valid until the next call; nil at the end. A last line without a newline is
+    /// returned too; a line longer than `maxLineBytes` as an empty one (`takeLongLine()`).
     public func nextLine() throws -> UnsafeBufferPointer<UInt8>? { try nextLine(yieldingBeforeWait: false) }
 
     /// `nextLine()`; with `yieldingBeforeWait`, nil also when the line is not all read and
     /// reading more would wait for data (then `stoppedBeforeWaiting` is true, nothing is
     /// consumed, and the next call waits for the data).
     public func nextLine(yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
+        if crLineEnds { return try nextLineEndingAtCR(yieldingBeforeWait: yieldingBeforeWait) }
         var scanFrom = start
         while true {
             if let nl = memchr(buffer + scanFrom, 0x0A, end - scanFrom) {
@@ -210,10 +229,24 @@ public final class ByteInput {
                 start = lineEnd + 1
                 if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 lineNumber += 1
+                if lineEnd - lineStart > maxLineBytes { return try longLineFound(lineStart) }
                 // Past line 1 and without origins the line is as found (no call).
-                if lineNumber == 1 || framesOrigins { return try withoutByteOrderMark(lineStart, lineEnd) }
+                if lineNumber == 1 || framesOrigins {
+                    if lineNumber == 1, !framesOrigins, memchr(buffer + lineStart, 0x0D, lineEnd - lineStart) != nil {
+                        return try restartAtCR(lineStart, yieldingBeforeWait: yieldingBeforeWait)
+                    }
+                    return try withoutByteOrderMark(lineStart, lineEnd)
+                }
                 return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
             }
+            // The end of the buffer cut a line: a lone CR in it (not the last byte, which a LF
+            // may follow) means CR line ends.
+            let cutFrom = max(start, scanFrom - 1)
+            if !framesOrigins, !skippingLongLine, end - cutFrom > 1,
+               memchr(buffer + cutFrom, 0x0D, end - cutFrom - 1) != nil {
+                return try restartAtCR(start, yieldingBeforeWait: yieldingBeforeWait)
+            }
+            if skippingLongLine || end - start > maxLineBytes { return try readPastLongLine(yieldingBeforeWait: yieldingBeforeWait) }
             let scanned = end - start
             if try !fill(yieldingBeforeWait: yieldingBeforeWait) {
                 if stoppedBeforeWaiting { return nil }
@@ -228,6 +261,136 @@ public final class ByteInput {
             scanFrom = start + scanned
         }
     }
+
+    /// Switches to CR line ends and reads again from `lineStart` (the current line's start,
+    /// before it was counted).
+    @inline(never)
+    private func restartAtCR(_ lineStart: Int, yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
+        if start != lineStart { lineNumber -= 1 }
+        start = lineStart
+        crLineEnds = true
+        return try nextLineEndingAtCR(yieldingBeforeWait: yieldingBeforeWait)
+    }
+
+    /// The first CR or LF in `buffer[from..<to]`, else `to`.
+    private func firstLineEnd(from: Int, to: Int) -> Int {
+        let cr = WordScan.lanes(0x0D), lf = WordScan.lanes(0x0A)
+        var j = from
+        while j + 8 <= to {
+            let w = WordScan.load(buffer + j)
+            let hits = WordScan.zeroBytes(w ^ cr) | WordScan.zeroBytes(w ^ lf)
+            if hits != 0 { return j + hits.trailingZeroBitCount >> 3 }
+            j += 8
+        }
+        while j < to, buffer[j] != 0x0D, buffer[j] != 0x0A { j += 1 }
+        return j
+    }
+
+    /// `nextLine` where a lone CR ends a line too (LF and CR LF still do).
+    @inline(never)
+    private func nextLineEndingAtCR(yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
+        var scanFrom = start
+        while true {
+            if !skippingLongLine {
+                let k = firstLineEnd(from: scanFrom, to: end)
+                // A CR last in the buffer may be the first half of CR LF: read on first.
+                if k < end, buffer[k] == 0x0A || k + 1 < end || atEOF {
+                    let lineStart = start
+                    start = k + 1
+                    if buffer[k] == 0x0D, start < end, buffer[start] == 0x0A { start += 1 }
+                    lineNumber += 1
+                    if k - lineStart > maxLineBytes { return try longLineFound(lineStart) }
+                    return try withoutByteOrderMark(lineStart, k)
+                }
+                scanFrom = k
+            }
+            if skippingLongLine || end - start > maxLineBytes { return try readPastLongLine(yieldingBeforeWait: yieldingBeforeWait) }
+            let scanned = scanFrom - start
+            if try !fill(yieldingBeforeWait: yieldingBeforeWait) {
+                if stoppedBeforeWaiting { return nil }
+                guard end > start else { return nil }
+                scanFrom = start + scanned
+                if scanFrom < end { continue }   // the CR last: a line end after all
+                let lineStart = start
+                start = end
+                lineNumber += 1
+                return try withoutByteOrderMark(lineStart, end)
+            }
+            scanFrom = start + scanned
+        }
+    }
+
+    /// Reads past a line longer than `maxLineBytes` (`[start, end)` holds its first bytes and no
+    /// line end), holding at most the buffer it has; returns it as an empty line and keeps its
+    /// number and first bytes for `takeLongLine()`.
+    @inline(never)
+    private func readPastLongLine(yieldingBeforeWait: Bool) throws -> UnsafeBufferPointer<UInt8>? {
+        if !skippingLongLine {
+            skippingLongLine = true
+            let keep = min(end - start, Self.longLinePrefixBytes)
+            if framesOrigins { start = try readOrigin(start, end) } else { lineNumber += 1 }
+            longLine = (name, lineNumber, Array(UnsafeBufferPointer(start: buffer + start, count: min(keep, end - start))))
+            end = start
+            asciiEnd = end
+        }
+        var readPast = false
+        while true {
+            let k = crLineEnds ? firstLineEnd(from: start, to: end) : WordScan.first(0x0A, in: buffer, from: start, to: end)
+            if k < end, buffer[k] == 0x0A || k + 1 < end || atEOF {
+                start = k + 1
+                if buffer[k] == 0x0D, start < end, buffer[start] == 0x0A { start += 1 }
+                skippingLongLine = false
+                return UnsafeBufferPointer(start: buffer + start, count: 0)
+            }
+            // Nothing of the line is kept but a CR last (the first half of CR LF, perhaps).
+            if k < end { buffer[start] = 0x0D; end = start + 1 } else { end = start }
+            asciiEnd = end
+            // A line without end (/dev/zero) must not hold the caller for ever: with
+            // `yieldingBeforeWait`, return after each read as if the next would wait, so ingest's
+            // loop still gets its batch boundaries (commits on time, Ctrl-C); the next call goes on.
+            if yieldingBeforeWait, readPast {
+                stoppedBeforeWaiting = true
+                return nil
+            }
+            readPast = true
+            if try !fill(yieldingBeforeWait: yieldingBeforeWait) {
+                if stoppedBeforeWaiting { return nil }
+                skippingLongLine = false
+                start = end
+                return UnsafeBufferPointer(start: buffer + start, count: 0)
+            }
+        }
+    }
+
+    /// A line longer than `maxLineBytes` found whole (it starts at `lineStart` and was counted):
+    /// kept for `takeLongLine()` as `readPastLongLine` keeps one, and returned empty.
+    @inline(never)
+    private func longLineFound(_ lineStart: Int) throws -> UnsafeBufferPointer<UInt8> {
+        var from = lineStart
+        if framesOrigins { from = try readOrigin(lineStart, start) }
+        longLine = (name, lineNumber, Array(UnsafeBufferPointer(start: buffer + from, count: min(Self.longLinePrefixBytes, start - from))))
+        return UnsafeBufferPointer(start: buffer + start, count: 0)
+    }
+
+    /// The reject of the line `nextLine` returned last when it was longer than `maxLineBytes`
+    /// (it was returned empty), with the line's first bytes; nil for any other line. Readers
+    /// ask it of an empty line only, so their plain lines pay nothing.
+    public func takeLongLine() -> (reject: Reject, raw: [UInt8])? {
+        guard let long = longLine, long.line == lineNumber, long.name == name else { return nil }
+        longLine = nil
+        let reason = "line longer than \(Self.byteCount(maxLineBytes)) (--max-line-bytes): "
+            + "read past, not stored; if it is one record, raise --max-line-bytes"
+        return (Reject(source: SourceLocation(file: long.name, line: long.line), reason: reason, raw: rawText(long.prefix)),
+                long.prefix)
+    }
+
+    /// `n` bytes as people say it: "16 MiB", "64 KiB", or "1,000 bytes".
+    static func byteCount(_ n: Int) -> String {
+        if n >= 1 << 20, n % (1 << 20) == 0 { return "\(n >> 20) MiB" }
+        if n >= 1 << 10, n % (1 << 10) == 0 { return "\(n >> 10) KiB" }
+        return "\(n) byte\(n == 1 ? "" : "s")"
+    }
+
     /// Whether every byte of `line` is below 0x80 (`firstNonASCII` finds none), for a line
     /// `nextLine` returned last (and the buffer has not been filled since): mostly one
     /// comparison, the bytes having been scanned when they were read (`asciiEnd`). The CSV and
@@ -400,14 +563,24 @@ public enum InputFormat: String, CaseIterable, Sendable {
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix.removeFirst(3) }
         // A scan to the header's end and the next non-blank byte, not a split of the whole
         // prefix: this runs on every CSV, and the reader's instructions per byte are checked.
-        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
-        guard let first = prefix.firstIndex(where: { !isBlank($0) && $0 != 0x0A }) else { return ([], 1, false) }
-        let number = 1 + prefix[..<first].lazy.filter { $0 == 0x0A }.count
-        let start = prefix[..<first].lastIndex(of: 0x0A).map { $0 + 1 } ?? prefix.startIndex
-        let end = prefix[first...].firstIndex(of: 0x0A) ?? prefix.endIndex
-        let line = prefix[start..<end]
-        let more = end < prefix.endIndex && prefix[(end + 1)...].contains { !isBlank($0) && $0 != 0x0A }
-        return (Array(line.last == 0x0D ? line.dropLast() : line), number, more)
+        // Lines end as `ByteInput` ends them: LF, CR LF, or a lone CR (old Mac files).
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        func isEnd(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
+        var start = prefix.startIndex, number = 1
+        while true {
+            let end = prefix[start...].firstIndex(where: isEnd) ?? prefix.endIndex
+            var next = end
+            if end < prefix.endIndex {
+                next = prefix[end] == 0x0D && end + 1 < prefix.endIndex && prefix[end + 1] == 0x0A ? end + 2 : end + 1
+            }
+            let line = prefix[start..<end]
+            if line.contains(where: { !isBlank($0) }) {
+                return (Array(line), number, prefix[next...].contains { !isBlank($0) && !isEnd($0) })
+            }
+            if next == prefix.endIndex { return ([], 1, false) }
+            start = next
+            number += 1
+        }
     }
 
     /// Checks a CSV input's header before anything is stored, as the reader would: the error
@@ -474,3 +647,4 @@ func utf8Problem(_ line: UnsafeBufferPointer<UInt8>) -> String? {
 
 /// The raw text of a line for the rejects table (invalid UTF-8 replaced by U+FFFD).
 func rawText(_ line: UnsafeBufferPointer<UInt8>) -> String { String(decoding: line, as: UTF8.self) }
+func rawText(_ line: [UInt8]) -> String { String(decoding: line, as: UTF8.self) }

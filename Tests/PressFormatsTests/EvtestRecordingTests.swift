@@ -85,6 +85,38 @@ private let (X, Y, MTX, MTY, TID, SLOT, TOUCH) = (0, 1, 0x35, 0x36, 0x39, 0x2f, 
         ])
     }
 
+    /// The header says slot 1 was current (`Event code 47 (ABS_MT_SLOT)`, `Value 1`): the first
+    /// contact, sent without a slot event, is slot 1's, so slot 0's touch-down at 1.01 s begins a
+    /// second contact beside it, and the first moves at 1.02 s and lifts at 1.03 s (worked out by
+    /// hand from the kernel's protocol-B rules). Read as slot 0, the second contact ended the
+    /// first at 1.01 s and the move and lift of slot 1 were rejected.
+    @Test func theHeadersCurrentSlotOwnsTheFirstContact() {
+        let header = [
+            "Input driver version is 1.0.1", "Input device name: \"Atmel maXTouch Touchpad\"", "Supported events:",
+            "  Event type 3 (EV_ABS)", "    Event code 47 (ABS_MT_SLOT)", "      Value      1", "      Min        0",
+            "      Max        9", "    Event code 53 (ABS_MT_POSITION_X)", "      Value      0", "      Min        0",
+            "      Max     1000", "    Event code 54 (ABS_MT_POSITION_Y)", "      Value      0", "      Min        0",
+            "      Max     1000", "Properties:", "  Property type 0 (INPUT_PROP_POINTER)", "Testing ... (interrupt to exit)",
+        ]
+        let events = [
+            evtestEvent(1.0, ABS, TID, 100), evtestEvent(1.0, ABS, MTX, 100), evtestEvent(1.0, ABS, MTY, 200), evtestSyn(1.0),
+            evtestEvent(1.01, ABS, SLOT, 0), evtestEvent(1.01, ABS, TID, 101), evtestEvent(1.01, ABS, MTX, 300),
+            evtestEvent(1.01, ABS, MTY, 400), evtestSyn(1.01),
+            evtestEvent(1.02, ABS, SLOT, 1), evtestEvent(1.02, ABS, MTX, 110), evtestSyn(1.02),
+            evtestEvent(1.03, ABS, TID, -1), evtestSyn(1.03),
+            evtestEvent(1.04, ABS, SLOT, 0), evtestEvent(1.04, ABS, TID, -1), evtestSyn(1.04),
+        ]
+        expectSessions(header + events, [
+            [TouchSample(t: 1.0, x: 100, y: 200, phase: .began), TouchSample(t: 1.02, x: 110, y: 200, phase: .moved),
+             TouchSample(t: 1.03, x: 110, y: 200, phase: .ended)],
+            [TouchSample(t: 1.01, x: 300, y: 400, phase: .began), TouchSample(t: 1.04, x: 300, y: 400, phase: .ended)],
+        ])
+        // Without the header the slot is 0, as the kernel's default; the same events then lose the
+        // first contact's move and lift.
+        let headerless = readRecording(events.joined(separator: "\n"), format: .evtest)
+        #expect(headerless.rejects.count == 2)
+    }
+
     /// Single touch: BTN_TOUCH 1 at (50, 60), ABS_X to 55, BTN_TOUCH 0.
     @Test func singleTouch() {
         let lines = [
@@ -247,5 +279,102 @@ struct EvtestRecordingTests {
         let melfas = DeviceLogReader.readAll(try SharedRecordings.bytes("evtest/evtest_melfas-mms114_linux-input-2020-06-23.txt"),
                                              format: .evtest, file: "m")
         #expect(melfas.records.first?.sample.point == Point(x: 400, y: 1262))
+    }
+}
+
+/// Old evtest dumps, pasted ones and mail-wrapped ones (issue 35, item 14), written here by hand in
+/// the kernel-2.6-era evtest's syntax (`type 3 (Absolute)`, `code 57 (?)`, `Config Sync` and
+/// `Report Sync` separators, no `Properties:`); their contacts worked out by hand from protocol A's
+/// rules.
+@Suite struct OldAndPastedEvtestTests {
+    static let prompt = "device: ~/ ./evtest /dev/input/event1"
+    static let header = [
+        "Input driver version is 1.0.0", "Input device ID: bus 0x0 vendor 0x0 product 0x0 version 0x0",
+        "Input device name: \"cyttsp-i2c\"", "Supported events:", "  Event type 0 (Sync)", "  Event type 1 (Key)",
+        "    Event code 330 (Touch)", "  Event type 3 (Absolute)", "    Event code 53 (?)", "      Value      0",
+        "      Min        0", "      Max      479", "    Event code 54 (?)", "      Value      0", "      Min        0",
+        "      Max      799", "    Event code 57 (?)", "      Value      0", "      Min        0", "      Max       15",
+        "Testing ... (interrupt to exit)",
+    ]
+    static let events = [
+        "Event: time 1294311437.197758, type 3 (Absolute), code 57 (?), value 0",
+        "Event: time 1294311437.197758, type 3 (Absolute), code 53 (?), value 220",
+        "Event: time 1294311437.197758, type 3 (Absolute), code 54 (?), value 400",
+        "Event: time 1294311437.197758, -------------- Config Sync ------------",
+        "Event: time 1294311437.197758, -------------- Report Sync ------------",
+        "Event: time 1294311437.217758, type 3 (Absolute), code 57 (?), value 0",
+        "Event: time 1294311437.217758, type 3 (Absolute), code 53 (?), value 225",
+        "Event: time 1294311437.217758, type 3 (Absolute), code 54 (?), value 410",
+        "Event: time 1294311437.217758, -------------- Config Sync ------------",
+        "Event: time 1294311437.217758, -------------- Report Sync ------------",
+        "Event: time 1294311437.237758, -------------- Config Sync ------------",
+        "Event: time 1294311437.237758, -------------- Report Sync ------------",
+    ]
+    /// One contact: down at (220, 400), moved to (225, 410), lifted by the empty frame.
+    static let contact = [
+        TouchSample(t: 1294311437.197758, x: 220, y: 400, phase: .began),
+        TouchSample(t: 1294311437.217758, x: 225, y: 410, phase: .moved),
+        TouchSample(t: 1294311437.237758, x: 225, y: 410, phase: .ended),
+    ]
+
+    /// `line` broken as a mailer breaks it: at the last space before column `width`.
+    static func wrap(_ line: String, width: Int = 60) -> [String] {
+        let cut = line.prefix(width).lastIndex(of: " ")!
+        return [String(line[..<cut]), String(line[line.index(after: cut)...])]
+    }
+
+    @Test func anOldDumpAfterAPromptIsDetectedAndRead() {
+        let text = ([Self.prompt] + Self.header + Self.events).joined(separator: "\n") + "\n"
+        #expect(DeviceLogFormat.detect(prefix: Array(text.utf8)) == .evtest)
+        let result = readRecording(text, format: .evtest)
+        #expect(result.rejects.isEmpty, "\(result.rejects)")
+        #expect(result.sessions.map { $0.records.map(\.sample) } == [Self.contact])
+        var reader = DeviceLogReader(format: .evtest, file: "old", contentHash: "0")
+        _ = reader.read(bytes: Array(text.utf8))
+        #expect(reader.touchProtocol() == .multiTouchA)
+        #expect(reader.ranges(device: "", axes: .multiTouch).y == AxisRange(min: 0, max: 799))
+    }
+
+    /// Without the header, the prompt alone before the events: detection looks past it too.
+    @Test func aPromptBeforeTheEventsIsLookedPast() {
+        let text = ([Self.prompt] + Self.events).joined(separator: "\n")
+        #expect(DeviceLogFormat.detect(prefix: Array(text.utf8)) == .evtest)
+        #expect(readRecording(text, format: .evtest).rejects.isEmpty)
+        // A first line that names no evtest is still no recording.
+        #expect(DeviceLogFormat.detect(prefix: Array((["device: ~/ ls"] + Self.events).joined(separator: "\n").utf8)) == nil)
+    }
+
+    /// Three event lines wrapped at 60 columns (the move's x and y, a separator) and one split at a
+    /// quoted-printable soft break (`=` at the end): the same contact, nothing rejected.
+    @Test func mailWrappedEventLinesAreRejoined() {
+        var lines = Self.header
+        for (k, line) in Self.events.enumerated() {
+            switch k {
+            case 6, 7, 9: lines += Self.wrap(line)
+            case 2: lines += [String(line.prefix(50)) + "=", String(line.dropFirst(50))]
+            default: lines.append(line)
+            }
+        }
+        #expect(lines.count == Self.header.count + Self.events.count + 4)
+        let result = readRecording(lines.joined(separator: "\n"), format: .evtest, file: "w")
+        #expect(result.rejects.isEmpty, "\(result.rejects)")
+        #expect(result.sessions.map { $0.records.map(\.sample) } == [Self.contact])
+    }
+
+    /// A wrapped line whose rest was damaged (`(?), value 2x5`) does not join: both lines are
+    /// rejected, each saying the lines look wrapped, and the rest is read.
+    @Test func wrappedLinesThatDoNotJoinAreRejectedAsWrapped() {
+        var lines = Self.header + Self.events
+        let at = Self.header.count + 6
+        let parts = Self.wrap(Self.events[6])
+        #expect(parts[1] == "(?), value 225")
+        lines.replaceSubrange(at...at, with: [parts[0], "(?), value 2x5"])
+        let result = readRecording(lines.joined(separator: "\n"), format: .evtest, file: "d")
+        #expect(result.rejects.map(\.source.description) == ["d:\(at + 1)", "d:\(at + 2)"])
+        #expect(result.rejects.allSatisfy { $0.reason.contains("the lines look wrapped") }, "\(result.rejects)")
+        // The move's x is lost; its y still moves the contact.
+        #expect(result.sessions.map { $0.records.map(\.sample) } == [[
+            Self.contact[0], TouchSample(t: 1294311437.217758, x: 220, y: 410, phase: .moved), TouchSample(t: 1294311437.237758, x: 220, y: 410, phase: .ended),
+        ]])
     }
 }

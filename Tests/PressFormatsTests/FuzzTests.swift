@@ -325,7 +325,8 @@ private func isTouch(_ item: RecordItem?, session: String) -> Bool {
                 }
                 let bytes = Array(doc.joined(separator: [0x0A]))
                 let result = DeviceLogReader.readAll(bytes, format: format, file: "fuzz")
-                let lineCount = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
+                // A mutation may put in a lone CR, which ends a line too: count every CR and LF.
+                let lineCount = bytes.split(omittingEmptySubsequences: false) { $0 == 0x0A || $0 == 0x0D }.count
                 for reject in result.rejects {
                     #expect(!reject.reason.isEmpty && reject.source.line >= 1 && reject.source.line <= lineCount, "\(reject)")
                 }

@@ -33,9 +33,9 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
     /// The options of each command, in help order, as the README and docs/*.md name them.
     static let documentedOptions: [String: [String]] = [
         "demo": ["db", "sessions", "seed", "html", "presets", "quiet"],
-        "ingest": ["db", "format", "config", "container", "abs-range", "screen", "px-per-pt", "layout", "columns", "time-unit", "phase-names", "reorder-window", "check", "strict", "quiet"],
+        "ingest": ["db", "format", "config", "container", "abs-range", "screen", "px-per-pt", "layout", "columns", "time-unit", "phase-names", "reorder-window", "max-line-bytes", "check", "strict", "quiet"],
         "replay": ["db", "as", "session", "missing", "config", "display", "refresh-rate", "density", "format", "input", "input-format",
-                   "container", "rejects", "origins", "quiet", "rows", "wide", "columns", "explain"],
+                   "container", "rejects", "max-line-bytes", "origins", "quiet", "rows", "wide", "columns", "explain"],
         "aggregate": ["db", "as", "out"],
         "merge": ["out", "allow-overlap"],
         "report": ["db", "by", "where", "since", "until", "as", "signal", "rage-count", "rage-span", "rage-radius",

@@ -182,6 +182,17 @@ extension Option where Value == String {
     }
 }
 
+// MARK: - The longest input line (ingest, replay --input)
+
+extension Option where Value == Int {
+    /// `--max-line-bytes N`: a longer input line is one reject, read past without holding it.
+    static var maxLineBytes: Option {
+        Option(wrappedValue: ByteInput.defaultMaxLineBytes, name: "max-line-bytes", value: "N",
+               help: "The longest input line held, in bytes; a longer one is rejected as 'line longer than …' and read past",
+               rule: .within(64...(1 << 30), "must be 64 to 1073741824 bytes"), defaultDescription: "16777216 (16 MiB)")
+    }
+}
+
 // MARK: - The frustration signals' parameters (report, compare)
 
 // The five `FrustrationParameters` as options, declared once for every command that computes the

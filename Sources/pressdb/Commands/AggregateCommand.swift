@@ -63,7 +63,11 @@ struct AggregateCommand: ParsableCommand {
                 var source = PartialSource.Reading(name: input.name)
                 while let line = try input.nextLine() {
                     source.line(line)
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                        // An empty line may be one longer than the input holds, read past.
+                        if line.isEmpty, let long = input.takeLongLine() { throw CLIError.failure(long.reject.description) }
+                        continue
+                    }
                     do { if let id = try partial.addResultLine(line) { source.session(id) } } catch let e as PartialError {
                         throw CLIError.failure("\(input.name):\(input.lineNumber): \(e.message)")
                     }

@@ -70,6 +70,7 @@ struct IngestCommand: ParsableCommand {
     @Option(value: "S", help: "Rows of a session at most this many seconds (of log time) out of order are put in order; 0: none",
             requirement: "needs a number of seconds >= 0", rule: .nonNegative)
     var reorderWindow = IngestOptions.defaultReorderWindow
+    @Option(.maxLineBytes) var maxLineBytes: Int
     @Flag(help: "Read and validate every input, print what an ingest would store and reject, write nothing (exit status 3 with rejects).")
     var check: Bool
     @Flag(help: "Abort on the first rejected record; write nothing (exit status 3).") var strict: Bool
@@ -125,7 +126,8 @@ struct IngestCommand: ParsableCommand {
         // Every input is opened and its format told before the database is: one that cannot be
         // read is named at the end while the others are ingested; when none can, or every one
         // is empty, nothing is written (no database is created).
-        let (inputs, unreadable) = Self.openInputs(paths, format: format.format, namedColumns: columns != nil)
+        let (inputs, unreadable) = Self.openInputs(paths, format: format.format, namedColumns: columns != nil,
+                                                      maxLineBytes: maxLineBytes)
         if inputs.isEmpty || (strict && !unreadable.isEmpty) {
             for problem in unreadable.dropLast() { printError("pressdb ingest: \(problem)") }
             throw CLIError.failure(unreadable.last!)
@@ -309,7 +311,8 @@ struct IngestCommand: ParsableCommand {
 
     /// With `namedColumns` (`--columns`), an input told by content is CSV unless its first
     /// character is `{`: its header, if any, need not name `session` and `t`.
-    static func openInputs(_ paths: [String], format: InputFormat?, namedColumns: Bool = false)
+    static func openInputs(_ paths: [String], format: InputFormat?, namedColumns: Bool = false,
+                           maxLineBytes: Int = ByteInput.defaultMaxLineBytes)
         -> (inputs: [OpenInput], unreadable: [String])
     {
         var inputs: [OpenInput] = [], unreadable: [String] = []
@@ -321,6 +324,7 @@ struct IngestCommand: ParsableCommand {
                     continue
                 }
             }
+            input.maxLineBytes = maxLineBytes
             do {
                 let f: InputFormat
                 if let format { f = format } else if namedColumns {

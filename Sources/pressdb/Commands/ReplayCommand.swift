@@ -79,6 +79,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(value: "FILE", help: "With --input: also write every reject to FILE as NDJSON",
             discussion: "'-' writes them to standard output among the result lines, as {\"type\":\"reject\",…}.")
     var rejects: String?
+    @Option(.maxLineBytes) var maxLineBytes: Int
     @Flag(help: "With --input: each line is NAME:LINE, a tab and the record, which messages then name by NAME:LINE (a stream re-assembled from many files, as the Spark job sends it).")
     var origins: Bool
     @Flag(.quiet(help: "Print nothing: no rows, no summary, no progress (results are still stored).")) var quiet: Bool
@@ -102,7 +103,7 @@ struct ReplayCommand: ParsableCommand {
                 throw CLIError.usage("--origins needs --input-format (ndjson or csv): framed lines do not tell their format")
             }
         } else {
-            for option in [$inputFormat, $container, $rejects, $origins] where option.wasGiven {
+            for option in [$inputFormat, $container, $rejects, $origins, $maxLineBytes] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) applies only with --input FILE|-")
             }
         }

@@ -40,6 +40,7 @@ extension ReplayCommand {
 
         let inputs = try RecordInputs.open([path])
         inputs[0].framesOrigins = origins
+        inputs[0].maxLineBytes = maxLineBytes
         let rejectFile = try rejects.flatMap { $0 == "-" ? nil : try Self.openRejectFile($0) }
         var rejectCount = 0
         var stream: StreamReplay!
