@@ -256,7 +256,7 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
         #expect(coverage.sessionsWithoutUser == 0 && coverage.usersInBothArms == 0)
         #expect(coverage.users == users.values.reduce(0) { $0 + $1.count })
         for name in ["A", "B"] {
-            let got = try reader.userArm(name, percentiles: true)
+            let got = try reader.userArm(name, other: name == "A" ? "B" : "A", percentiles: true)
             let expected = try UserArm(name: name, users: Array(try #require(users[name]).values))
             #expect(got.users == expected.users && got.sessions == expected.sessions)
             for e in perPressEvents { expectSameSums(try #require(got.events[e]), try #require(expected.events[e]), "\(name) \(e)") }
@@ -265,9 +265,9 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
             #expect(canonical(got.feedbackLatency.histograms) == canonical(expected.feedbackLatency.histograms))
             #expect(canonical(got.actionLatency.histograms) == canonical(expected.actionLatency.histograms))
             // Without percentile rows no histogram is read.
-            #expect(try reader.userArm(name, percentiles: false).feedbackLatency.histograms.isEmpty)
+            #expect(try reader.userArm(name, other: "B", percentiles: false).feedbackLatency.histograms.isEmpty)
         }
-        #expect(throws: ComparisonError.self) { try reader.userArm("C", percentiles: false) }
+        #expect(try reader.userArm("C", other: "A", percentiles: false).users == 0)
         // The sums of disjoint users add: A's vector plus B's is the vector of both arms together,
         // which is how partial aggregates merge before `UserArmSums.arm(_:sums:)` builds an arm.
         func sums(_ condition: String) throws -> [Double] {
@@ -278,9 +278,26 @@ private func expectSameSums(_ a: RatioSummary, _ b: RatioSummary, _ what: String
         let merged = UserArmSums.arm("A+B", sums: added)
         #expect(merged.users == coverage.users && merged.sessions == 800)
         // A log that draws the arm per session puts users in both arms.
-        let (sessionPath, _) = try database(SyntheticLogConfiguration(sessions: 800, seed: 6, assignment: .session))
-        let mixed = try ObservedComparisonReader(path: sessionPath, by: "variant").userCoverage("A", "B")
+        let (sessionPath, sessionStore) = try database(SyntheticLogConfiguration(sessions: 800, seed: 6, assignment: .session))
+        let mixedReader = try ObservedComparisonReader(path: sessionPath, by: "variant")
+        let mixed = try mixedReader.userCoverage("A", "B")
         #expect(mixed.usersInBothArms > 30 && mixed.usersInBothArms <= mixed.users)
+        // Counted from the stored sessions: the users in both arms and their sessions, and the
+        // users of one arm alone, which are all the analysis by user keeps of that arm.
+        var arms: [String: Set<String>] = [:], sessions: [String: Int] = [:]
+        for s in try sessionStore.sessions().all() {
+            let u = try #require(s.attributes[.user])
+            arms[u, default: []].insert(try #require(s.variant))
+            sessions[u, default: 0] += 1
+        }
+        let crossed = arms.filter { $0.value.count == 2 }.keys
+        #expect(mixed.usersInBothArms == crossed.count && mixed.users == arms.count)
+        #expect(mixed.sessionsOfUsersInBothArms == crossed.reduce(0) { $0 + sessions[$1]! })
+        for (name, other) in [("A", "B"), ("B", "A")] {
+            let alone = arms.filter { $0.value == [name] }.keys
+            let arm = try mixedReader.userArm(name, other: other, percentiles: false)
+            #expect(arm.users == alone.count && arm.sessions == alone.reduce(0) { $0 + sessions[$1]! })
+        }
     }
 
     // Paired by user: the sums and McNemar tables equal PressStats' sums of each user's pairs,
