@@ -319,13 +319,18 @@ public enum Experiment {
     /// Adjusts the p-values across the rows, decides the verdicts, and collects the warnings.
     static func finish(_ report: inout ExperimentReport, health: [HealthWarning]) {
         let c = report.configuration
+        let armCounts = [report.controlUnits, report.treatmentUnits]
+        let minimum = report.unit == .user ? c.minimumUsersPerArm : c.minimumSessionsPerArm
+        // Where no verdict can be given, no p-value is shown as if it were one: too few units make
+        // the normal approximation behind it unreliable, and it leaves the adjustment's family.
+        if armCounts.contains(where: { $0 < minimum }) {
+            for i in report.rows.indices { report.rows[i].pValue = nil }
+        }
         let raw = report.rows.map { $0.pValue ?? .nan }
         if report.correction != .none {
             let adjusted = report.correction.adjust(raw)
             for i in report.rows.indices where !adjusted[i].isNaN { report.rows[i].adjustedPValue = adjusted[i] }
         }
-        let armCounts = [report.controlUnits, report.treatmentUnits]
-        let minimum = report.unit == .user ? c.minimumUsersPerArm : c.minimumSessionsPerArm
         for i in report.rows.indices {
             let row = report.rows[i]
             guard !row.difference.isNaN else { report.rows[i].verdict = .tooFewData; continue }
@@ -357,11 +362,11 @@ public enum Experiment {
             case let .tooFewSessions(arm, count, minimum):
                 let what = report.mode == .paired ? "only \(counted(count, "session")) could be paired" : "\(arm == 0 ? a : b) has only \(counted(count, "session"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
-                    "too few sessions: \(what), fewer than \(minimum); no verdict is given"))
+                    "too few sessions: \(what), fewer than \(minimum); no verdict and no p-value are given"))
             case let .tooFewUsers(arm, count, minimum):
                 let what = report.mode == .paired ? "only \(counted(count, "user")) \(count == 1 ? "has" : "have") paired sessions" : "\(arm == 0 ? a : b) has only \(counted(count, "user"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
-                    "too few users: \(what), fewer than \(minimum); no verdict is given (--unit session analyses sessions instead)"))
+                    "too few users: \(what), fewer than \(minimum); no verdict and no p-value are given"))
             case .suspiciousLift:
                 break
             }

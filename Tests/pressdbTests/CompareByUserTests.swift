@@ -289,4 +289,24 @@ private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=sprin
         let asked = try Binary.run(["compare", "A", "B", "--db", perSession, "--metric", "cancel_rate", "--unit", "session"])
         #expect(asked.status == 0 && asked.stdout.contains("unit of analysis: sessions"))
     }
+    // Five users (3 and 2): no verdict, so no p-value in any format; a confidence sequence that
+    // 5 users make wider than ±1 is shown as what a difference of rates can be, [−1, 1].
+    @Test func tooFewUsersShowNoPValueAndRateSequencesStayWithinOne() throws {
+        let db = try database(["--sessions", "100", "--seed", "4"])
+        let rows = try jsonRows(try Binary.run(["compare", "A", "B", "--db", db, "--sequential", "--format", "json",
+                                                "--metric", "tap_rate,cancel_rate,feedback_latency_ms"]))
+        #expect(rows[0]["units_a"] as? Int == 3 && rows[0]["units_b"] as? Int == 2)
+        for row in rows {
+            #expect(row["verdict"] as? String == "too few data" && row["p_value"] is NSNull && row["p_adjusted"] is NSNull, "\(row)")
+        }
+        for row in rows.prefix(2) {
+            #expect(try number(row, "diff_low") >= -1 && number(row, "diff_high") <= 1, "\(row)")
+        }
+        #expect(try number(rows[0], "diff_low") == -1 && number(rows[0], "diff_high") == 1)
+        let table = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate", "--columns", "metric,p_value,p_adjusted,verdict"])
+        #expect(table.stdout.contains("no verdict and no p-value are given"))
+        let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("cancel_rate") })
+        let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(cells == ["cancel_rate", "–", "–", "too few data"], "\(line)")
+    }
 }
