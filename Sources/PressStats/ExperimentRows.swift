@@ -169,7 +169,12 @@ struct RowBuilder {
 
     mutating func observedUserRows(_ metrics: [ExperimentMetric], _ a: UserArm, _ b: UserArm) -> [ExperimentRow] {
         noteBootstrap(metrics)
-        return rows(metrics, percentiles: { kind, ms in
+        /// The users' weights in a row: sessions for a rate, latency values for a latency.
+        func weights(_ arm: UserArm, _ metric: ExperimentMetric) -> RatioSummary? {
+            if case .rate(let e) = metric.kind { return try? arm.event(e) }
+            return metric.latencyKind.map { arm.latency($0).summary }
+        }
+        return withEffectiveUnits(rows(metrics, percentiles: { kind, ms in
             percentileRows(ms, control: a.latency(kind).histograms, treatment: b.latency(kind).histograms,
                            counts: (Int(a.latency(kind).summary.denominatorSum), Int(b.latency(kind).summary.denominatorSum)))
         }, other: { metric in
@@ -185,7 +190,16 @@ struct RowBuilder {
             } catch {
                 return unavailable(metric, error, counts: (a.sessions, b.sessions))
             }
-        })
+        })) { (weights(a, $0)?.effectiveUnits, weights(b, $0)?.effectiveUnits) }
+    }
+
+    /// The rows with Kish's effective number of users of each arm, `effective(metric)`.
+    func withEffectiveUnits(_ rows: [ExperimentRow], _ effective: (ExperimentMetric) -> (Double?, Double?)) -> [ExperimentRow] {
+        rows.map { row in
+            var row = row
+            (row.controlEffectiveUnits, row.treatmentEffectiveUnits) = effective(row.metric)
+            return row
+        }
     }
 
     /// A rate or mean from two independent arms' ratio summaries. `units` overrides the units shown
@@ -318,7 +332,14 @@ struct RowBuilder {
 
     mutating func pairedUserRows(_ metrics: [ExperimentMetric], _ arms: PairedUserArms) -> [ExperimentRow] {
         noteBootstrap(metrics)
-        return rows(metrics, percentiles: { kind, ms in
+        /// Kish's effective number of users of the pairs behind a row (the same users in both arms).
+        func effective(_ metric: ExperimentMetric) -> Double? {
+            let s: PairedRatioSummary?
+            if case .rate(let e) = metric.kind { s = arms.events[e] } else { s = metric.latencyKind.map { arms.latency($0).summary } }
+            guard let s, s.denominatorSumOfSquares > 0 else { return nil }
+            return s.denominatorSum * s.denominatorSum / s.denominatorSumOfSquares
+        }
+        return withEffectiveUnits(rows(metrics, percentiles: { kind, ms in
             let l = arms.latency(kind)
             return pairedPercentileRows(ms, l.histograms, counts: Int(l.summary.denominatorSum.rounded()))
         }, other: { metric in
@@ -333,7 +354,7 @@ struct RowBuilder {
                 return pairedRatioRow(metric, arms.latency(metric.latencyKind!).summary, table: nil,
                                       label: "paired delta-method z-test over users")
             }
-        })
+        })) { (effective($0), effective($0)) }
     }
 
     /// A rate or mean of the same units under both configurations.

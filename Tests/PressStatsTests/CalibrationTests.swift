@@ -141,7 +141,9 @@ struct CalibrationTests {
         var sequential = StatsConfiguration(), fixed = StatsConfiguration()
         sequential.sequential = true
         sequential.minimumUsersPerArm = 0
+        sequential.minimumEffectiveUsersPerArm = 0
         fixed.minimumUsersPerArm = 0
+        fixed.minimumEffectiveUsersPerArm = 0
         var ever = (sequential: 0, fixed: 0)
         let metrics: [ExperimentMetric] = [.cancelRate, .feedbackLatency]
         for seed in UInt64(0)..<200 {

@@ -37,6 +37,7 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         // the numpy one.
         #expect(cancel.pValue == nil && cancel.adjustedPValue == nil)
         c.minimumUsersPerArm = 1
+        c.minimumEffectiveUsersPerArm = 0
         let shown = try row(try Experiment.observed(control: a, treatment: b, metrics: [.cancelRate], correction: .holm,
                                                     configuration: c), .cancelRate)
         expectRelativelyClose(try #require(shown.pValue), 0.5989542608248518, tolerance: 1e-12)
@@ -63,6 +64,7 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         var c = StatsConfiguration()
         c.sequential = true
         c.minimumUsersPerArm = 1
+        c.minimumEffectiveUsersPerArm = 0
         let a = try UserArm(name: "A", users: users(armA)), b = try UserArm(name: "B", users: users(armB))
         let r = try Experiment.observed(control: a, treatment: b, metrics: [.cancelRate], correction: .none, configuration: c)
         let cancel = try row(r, .cancelRate)
@@ -102,6 +104,7 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         let arms = try PairedUserArms(controlName: "A", treatmentName: "B", users: people)
         var few = StatsConfiguration()
         few.minimumUsersPerArm = 1      // six users: shown only with the minimum lowered
+        few.minimumEffectiveUsersPerArm = 0
         let r = try Experiment.paired(arms, metrics: [.cancelRate, .feedbackLatency], correction: .none, configuration: few)
         let cancel = try row(r, .cancelRate)
         expectRelativelyClose(try #require(cancel.pValue), 0.6207534409522089, tolerance: 1e-12)
@@ -159,6 +162,31 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         #expect((try #require(q.pValue) < 0.05) == (try #require(q.differenceInterval).excludes(0)))
         #expect(q.test.hasPrefix("bootstrap over users: 200 resamples with seed \(ClusterBootstrapQuantiles.defaultSeed);"))
         #expect(u.bootstrap == BootstrapRun(replicates: 200, seed: ClusterBootstrapQuantiles.defaultSeed))
+    }
+
+    // A whale: one of A's 120 users holds 2380 of its 2975 sessions (80 %), the others 5 each.
+    // Kish's effective number (Σs)²/Σs² = 2975²/(119·5² + 2380²) = 1.5616797900262467 (exact
+    // fractions in python3), far below 20: no verdict, no p-value, and the warning says why. A
+    // milder heavy user (60 sessions: 65.25 effective) leaves the verdict alone.
+    @Test func heavyUsersBelowKishsEffectiveMinimumGetNoVerdict() throws {
+        func arm(_ name: String, heaviest: Int) throws -> UserArm {
+            try UserArm(name: name, users: (0..<120).map { i in
+                let sessions = i == 0 ? heaviest : 5
+                return UserSessions(sessions: sessions, events: [.cancel: sessions / 5], feedbackLatencies: [], actionLatencies: [])
+            })
+        }
+        let whale = try Experiment.observed(control: try arm("A", heaviest: 2380), treatment: try arm("B", heaviest: 5),
+                                            metrics: [.cancelRate], correction: .holm)
+        let row = whale.rows[0]
+        expectRelativelyClose(try #require(row.controlEffectiveUnits), 1.5616797900262467, tolerance: 1e-14)
+        #expect(row.treatmentEffectiveUnits == 120)
+        #expect(row.verdict == .tooFewData && row.pValue == nil && row.adjustedPValue == nil)
+        #expect(whale.warnings.contains { $0.message.hasPrefix("heavy users: A's 120 users weigh as 1.562 equal ones") })
+        #expect(!whale.warnings.contains { $0.message.hasPrefix("heavy users: B") })
+        let mild = try Experiment.observed(control: try arm("A", heaviest: 60), treatment: try arm("B", heaviest: 5),
+                                           metrics: [.cancelRate], correction: .holm)
+        expectRelativelyClose(try #require(mild.rows[0].controlEffectiveUnits), 65.25095057034221, tolerance: 1e-14)
+        #expect(mild.rows[0].verdict != .tooFewData && mild.rows[0].pValue != nil && mild.warnings.isEmpty)
     }
 
     // --mde's units per arm count the users randomized, not only those with a latency value: two
