@@ -31,17 +31,19 @@ struct CompareCommand: ParsableCommand {
         (multiple exposures) and the sessions without a user are left out of the analysis by
         user and counted above the table; the sample ratio check counts the users left. Paired,
         sessions when some have no user. --unit session assumes the variants were drawn per
-        session. By user each user is one observation, as when variants are assigned per user: rates and
-        means are ratio metrics over users with the delta-method z-test (Deng, Knoblich & Lu
-        2018), the relative difference on the log scale, p50 and p90 by a bootstrap over users
-        (2000 resamples, seed 20240301), the sample ratio check on users, and in paired mode
-        the sessions of a user form one cluster (Obuchowski 1998 for rates). Below 100 users per
-        arm: no verdict. By session each session is one observation: rates get Newcombe's
-        interval and the two-proportion z-test (Fisher's exact test when a cell is below 5),
-        paired McNemar's test; means Welch's t-test, paired the paired t-test; p50 Mann-Whitney U
-        with the Hodges-Lehmann shift, paired Wilcoxon signed-rank; p90 order-statistic
-        intervals only, no test. Sessions of one user are alike, so analysing sessions when
-        users were randomized overstates significance.
+        session. By user each user is one observation, as when variants are assigned per user:
+        rates and means are ratio metrics over users with the delta-method z-test (Deng,
+        Knoblich & Lu 2018), the relative difference on the log scale, p50 and p90 by a
+        bootstrap over users (2000 resamples, seed 20240301), the sample ratio check on users,
+        and in paired mode the sessions of a user form one cluster (Obuchowski 1998 for rates).
+        Below 100 users per arm, or below 20 effective users (Kish's (sum x)^2/sum x^2: a few
+        heavy users carry the arm), a row gets no verdict and no p-value. By session each
+        session is one observation: rates get Newcombe's interval and the two-proportion z-test
+        (Fisher's exact test when a cell is below 5), paired McNemar's test; means Welch's
+        t-test, paired the paired t-test; p50 Mann-Whitney U with the Hodges-Lehmann shift,
+        paired Wilcoxon signed-rank; p90 order-statistic intervals only, no test. Sessions of
+        one user are alike, so analysing sessions when users were randomized overstates
+        significance.
 
         --sequential makes every interval a confidence sequence and every p-value always valid
         (Waudby-Smith et al. 2023, as GrowthBook ships it, tuned by --tuning): look at the
