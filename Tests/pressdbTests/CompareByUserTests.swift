@@ -309,4 +309,17 @@ private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=sprin
         let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(cells == ["cancel_rate", "–", "–", "too few data"], "\(line)")
     }
+    // A partial leaves out the same users and sessions as the database: on a log with users
+    // crossing arms and sessions without a user, `compare --from` prints the database's rows and
+    // notes byte for byte.
+    @Test func partialLeavesOutWhatTheDatabaseLeavesOut() throws {
+        let db = try database(["--sessions", "3000", "--seed", "77", "--variants", "A=spring-press,B=spring-press",
+                               "--cross-arm-users", "0.2", "--missing-user", "0.05"])
+        let partial = try Binary.temporaryDirectory().appendingPathComponent("p.json").path
+        #expect(try Binary.run(["aggregate", "--db", db, "--out", partial]).status == 0)
+        let fromDB = try Binary.run(["compare", "A", "B", "--db", db, "--format", "csv"])
+        let fromPartial = try Binary.run(["compare", "A", "B", "--from", partial, "--format", "csv"])
+        #expect(fromDB.status == 0 && fromDB.stderr.contains("seen in both arms") && fromDB.stderr.contains("without a user"))
+        #expect(fromPartial.stdout == fromDB.stdout && fromPartial.stderr == fromDB.stderr)
+    }
 }
