@@ -351,8 +351,11 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
 
         let userID = c.user(user)
         let id = userID + "-" + Self.padded(perUser[user], width: 4)
-        var anonymity = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.anonymity.rawValue)
-        let anonymous = c.missingUser > 0 && anonymity.nextUnit() < c.missingUser
+        var anonymous = false
+        if c.missingUser > 0 {
+            var anonymity = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.anonymity.rawValue)
+            anonymous = anonymity.nextUnit() < c.missingUser
+        }
         var text: [SessionAttribute: String] = [.screen: screen, .appVersion: version]
         if !anonymous { text[.user] = userID }
         let attributes = SessionAttributes(config: c.arms[arm].config, variant: c.arms[arm].variant, control: control,
