@@ -292,8 +292,10 @@ public enum PairedUserArmSums {
 
 // MARK: - Reading the arms by user
 
-/// Whether the compared sessions can be analysed by user: every session needs a user, and in an
-/// observed comparison a user in both arms means the arms were not assigned per user.
+/// How the users of the compared sessions cover them. Observed, the analysis by user keeps only
+/// the users who were randomized cleanly: a user seen in both arms (GrowthBook's "multiple
+/// exposures") and a session without a user are left out and counted (docs/compare.md, "Users in
+/// both arms, sessions without a user").
 public struct UserCoverage: Sendable, Hashable {
     /// Compared sessions without a `user`.
     public var sessionsWithoutUser: Int
@@ -301,39 +303,50 @@ public struct UserCoverage: Sendable, Hashable {
     public var usersInBothArms: Int
     /// Users with sessions in either arm.
     public var users: Int
+    /// The sessions of the users in both arms.
+    public var sessionsOfUsersInBothArms: Int
+    /// Whether the sessions are paired (each replayed under A and B): users in both arms are then
+    /// the design, and a session without a user cannot be left out of its pair's cluster.
+    public var paired: Bool
 
-    public init(sessionsWithoutUser: Int, usersInBothArms: Int, users: Int) {
+    public init(sessionsWithoutUser: Int, usersInBothArms: Int, users: Int, sessionsOfUsersInBothArms: Int = 0,
+                paired: Bool = false) {
         self.sessionsWithoutUser = sessionsWithoutUser
         self.usersInBothArms = usersInBothArms
         self.users = users
+        self.sessionsOfUsersInBothArms = sessionsOfUsersInBothArms
+        self.paired = paired
     }
 
-    /// The unit to analyse by: the one asked for, else users when every compared session has a
-    /// user and (observed) no user is in both arms — users were then what was randomized.
-    /// Returns the unit and a note saying why when the choice needs explaining.
-    /// - Throws: `AnalysisUnitError` for users asked when some sessions have no user.
-    public func unit(asked: AnalysisUnit?) throws(AnalysisUnitError) -> (AnalysisUnit, String?) {
+    /// The unit to analyse by and the notes that say what it assumes and what it left out.
+    /// Observed: users unless sessions are asked for — users in both arms and sessions without a
+    /// user are left out of the analysis by user, never a reason to analyse sessions, which were
+    /// not what was randomized. Paired: users when every session has one, else sessions.
+    /// - Throws: `AnalysisUnitError` for users asked, paired, when some sessions have no user.
+    public func unit(asked: AnalysisUnit?) throws(AnalysisUnitError) -> (AnalysisUnit, [String]) {
         let missing = sessionsWithoutUser
-        switch asked {
-        case .user?:
-            if missing > 0 {
-                throw AnalysisUnitError(description: "--unit user: \(missing) of the compared sessions have no user; analyse them with --unit session")
-            }
-            return (.user, usersInBothArms > 0
-                ? "warning: \(usersInBothArms) of \(counted(users, "user")) \(usersInBothArms == 1 ? "has" : "have") sessions in both arms, so variants were not assigned per user; the analysis by user treats the arms as independent"
-                : nil)
-        case .session?:
-            return (.session, nil)
-        case nil:
-            if missing > 0 {
-                return (.session, "unit: sessions, because \(missing) of the compared sessions have no user (every session counts as independent)")
-            }
-            if usersInBothArms > 0 {
-                return (.session, "unit: sessions, because \(usersInBothArms) of \(counted(users, "user")) \(usersInBothArms == 1 ? "has" : "have") sessions in both arms: "
-                    + "the variants were drawn per session, not per user (--unit user analyses users anyway)")
-            }
-            return (.user, nil)
+        if asked == .session {
+            return (.session, paired ? [] : ["--unit session assumes the variants were drawn per session; "
+                + "if users were assigned, their sessions are not independent and p-values come out too small"])
         }
+        if paired {
+            if missing == 0 { return (.user, []) }
+            if asked == .user {
+                throw AnalysisUnitError(description: "--unit user: \(missing) of the paired sessions have no user; analyse them with --unit session")
+            }
+            return (.session, ["unit: sessions, because \(missing) of the paired sessions have no user (every pair counts as independent)"])
+        }
+        var notes: [String] = []
+        if usersInBothArms > 0 {
+            notes.append("left out: \(usersInBothArms) of \(counted(users, "user")) seen in both arms (multiple exposures), "
+                + "with their \(counted(sessionsOfUsersInBothArms, "session")); the users left are compared and counted "
+                + "by the sample ratio check (--unit session if the variants were drawn per session)")
+        }
+        if missing > 0 {
+            notes.append("left out: \(counted(missing, "session")) without a user; counting each as a user of its own "
+                + "understates the variance when they are a user's logged-out sessions (docs/compare.md)")
+        }
+        return (.user, notes)
     }
 }
 
@@ -355,24 +368,29 @@ extension ObservedComparisonReader {
     /// How the users of arms `a` and `b` cover their sessions (`report_input`, with `--where`).
     public func userCoverage(_ a: String, _ b: String) throws -> UserCoverage {
         let s = try runner.db.prepare("""
-            SELECT coalesce(sum(user IS NULL), 0), count(DISTINCT user),
-                   (SELECT count(*) FROM (SELECT user FROM temp.report_input WHERE grp IN (?1, ?2) AND user IS NOT NULL
-                                          GROUP BY user HAVING count(DISTINCT grp) = 2))
-            FROM temp.report_input WHERE grp IN (?1, ?2)
+            WITH per_user AS (SELECT count(DISTINCT grp) AS arms, count(*) AS sessions FROM temp.report_input
+                              WHERE grp IN (?1, ?2) AND user IS NOT NULL GROUP BY user)
+            SELECT (SELECT count(*) FROM temp.report_input WHERE grp IN (?1, ?2) AND user IS NULL),
+                   count(*), coalesce(sum(arms = 2), 0), coalesce(sum(CASE WHEN arms = 2 THEN sessions END), 0)
+            FROM per_user
             """)
         s.bind([.text(a), .text(b)])
         _ = try s.step()
-        return UserCoverage(sessionsWithoutUser: s.int(0), usersInBothArms: s.int(2), users: s.int(1))
+        return UserCoverage(sessionsWithoutUser: s.int(0), usersInBothArms: s.int(2), users: s.int(1),
+                            sessionsOfUsersInBothArms: s.int(3))
     }
 
     /// One arm by user: its users' totals summed in SQL (`UserArmSums`), and per-user latency
-    /// histograms when `percentiles` (a p50 or p90 row is asked).
-    /// - Throws: `ComparisonError.emptyArm` when the arm has no session, `DatabaseError`, `StatsError`.
-    public func userArm(_ name: String, percentiles: Bool) throws -> UserArm {
-        let source = "temp.report_input", condition = "grp = ?1"
-        let bindings: [SQLValue] = [.text(name)]
+    /// histograms when `percentiles` (a p50 or p90 row is asked). Only the users seen in this arm
+    /// alone: sessions without a user and users with sessions in arm `other` too are left out
+    /// (`UserCoverage` counts them). An arm whose users are all left out has 0 users.
+    /// - Throws: `DatabaseError`, `StatsError`.
+    public func userArm(_ name: String, other: String, percentiles: Bool) throws -> UserArm {
+        let source = "temp.report_input"
+        let condition = "grp = ?1 AND user IS NOT NULL AND user NOT IN "
+            + "(SELECT user FROM temp.report_input WHERE grp = ?2 AND user IS NOT NULL)"
+        let bindings: [SQLValue] = [.text(name), .text(other)]
         let rows = try UserArmSums.userTotals(runner.db, UserArmSums.perUserSQL(from: source, where: condition), bindings)
-        guard !rows.isEmpty else { throw ComparisonError.emptyArm(name: name, by: by, available: try groups()) }
         var users = rows.map(\.totals)
         // Each user's latency total from its exact-value histogram, ascending (`UserArmSums.total`),
         // as a partial computes it: SQL's total() adds in row order, and its algorithm changed in 3.43.
@@ -396,7 +414,7 @@ extension PairedComparison {
         let s = try store.db.prepare("SELECT coalesce(sum(s.user IS NULL), 0), count(DISTINCT s.user) FROM sessions AS s WHERE \(where_)")
         s.bind(values)
         _ = try s.step()
-        return UserCoverage(sessionsWithoutUser: s.int(0), usersInBothArms: 0, users: s.int(1))
+        return UserCoverage(sessionsWithoutUser: s.int(0), usersInBothArms: 0, users: s.int(1), paired: true)
     }
 
     /// The paired data by user: each user's pairs summed in SQL (`PairedUserArmSums`), and per-user

@@ -68,7 +68,8 @@ extension Partial {
         let conditions = try Self.userConditions(equals)
         var byUser: [String: SessionTally] = [:]
         for (key, tally) in users where key[byIndex] == name && conditions.allSatisfy({ key[$0.0] == $0.1 }) {
-            byUser[key[2] ?? "", default: SessionTally()] += tally
+            guard let user = key[2] else { continue }
+            byUser[user, default: SessionTally()] += tally
         }
         return byUser.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
     }
@@ -93,21 +94,27 @@ extension Partial {
             + (try cells(b, by: by, equals: equals).reduce(0) { $0 + $1.1.sessions })
         let withUser = (cellsA + cellsB).reduce(0) { $0 + $1.tally.sessions }
         let usersA = Set(cellsA.map(\.user)), usersB = Set(cellsB.map(\.user))
-        return UserCoverage(sessionsWithoutUser: all - withUser, usersInBothArms: usersA.intersection(usersB).count,
-                            users: usersA.union(usersB).count)
+        let both = usersA.intersection(usersB)
+        let sessionsOfBoth = (cellsA + cellsB).reduce(0) { $0 + (both.contains($1.user) ? $1.tally.sessions : 0) }
+        return UserCoverage(sessionsWithoutUser: all - withUser, usersInBothArms: both.count,
+                            users: usersA.union(usersB).count, sessionsOfUsersInBothArms: sessionsOfBoth)
     }
 
     /// One arm by user (`Experiment.observed(control: UserArm, …)`), built as the database's is:
     /// each user's totals (`UserArmSums.UserTotals`; latency totals by `UserArmSums.total` of the
     /// user's histogram), users in the order of their ids' bytes, summed by `UserArmSums.sums`;
     /// the users' histograms for the bootstrap when `percentiles`. Sessions without a user are
-    /// not in it.
-    /// - Throws: `ComparisonError.emptyArm`, `.badFilter` (see `userCells`).
-    public func userArm(_ name: String, by: String, equals: [String: String] = [:], percentiles: Bool = true) throws -> UserArm {
-        let ordered = try userCells(name, by: by, equals: equals).map(\.tally)
-        guard !ordered.isEmpty else {
+    /// not in it, nor (given `other`) the users with sessions in arm `other` too — as the
+    /// database's `userArm(_:other:percentiles:)` leaves them out.
+    /// - Throws: `ComparisonError.emptyArm` when the arm has no user at all, `.badFilter` (see `userCells`).
+    public func userArm(_ name: String, other: String? = nil, by: String, equals: [String: String] = [:],
+                        percentiles: Bool = true) throws -> UserArm {
+        let cells = try userCells(name, by: by, equals: equals)
+        guard !cells.isEmpty else {
             throw ComparisonError.emptyArm(name: name, by: by, available: try comparisonGroups(by: by, equals: equals))
         }
+        let crossed = try other.map { Set(try userCells($0, by: by, equals: equals).map(\.user)) } ?? []
+        let ordered = cells.filter { !crossed.contains($0.user) }.map(\.tally)
         var histograms: [LatencyKind: [UnitHistogram]] = [:]
         var totals = ordered.map { UserArmSums.UserTotals(sessions: $0.sessions, events: $0.events, latencies: []) }
         for l in LatencyKind.all {

@@ -78,6 +78,15 @@ public struct ExperimentRow: Sendable, Hashable {
     /// Latency rows: whether the difference can be perceived (`classifyingPerceptibility`)
     /// [`perceptible`]; nil for rates and until classified.
     public var perceptible: Perceptibility? = nil
+    /// By user: Kish's effective number of users behind A's and B's value, (ΣX)²/ΣX² of the
+    /// users' weights X (`RatioSummary.effectiveUnits`); nil by session.
+    public var controlEffectiveUnits: Double? = nil
+    public var treatmentEffectiveUnits: Double? = nil
+
+    /// Whether an arm's effective number of users is below `minimum`.
+    func carriedByFewUsers(minimum: Double) -> Bool {
+        [controlEffectiveUnits, treatmentEffectiveUnits].contains { $0.map { $0 < minimum } ?? false }
+    }
 
     /// The p-value the verdict uses: the adjusted one when there is one.
     public var decisionPValue: Double? { adjustedPValue ?? pValue }
@@ -319,16 +328,24 @@ public enum Experiment {
     /// Adjusts the p-values across the rows, decides the verdicts, and collects the warnings.
     static func finish(_ report: inout ExperimentReport, health: [HealthWarning]) {
         let c = report.configuration
+        let armCounts = [report.controlUnits, report.treatmentUnits]
+        let minimum = report.unit == .user ? c.minimumUsersPerArm : c.minimumSessionsPerArm
+        // Where no verdict can be given, no p-value is shown as if it were one: too few units make
+        // the normal approximation behind it unreliable, and it leaves the adjustment's family.
+        if armCounts.contains(where: { $0 < minimum }) {
+            for i in report.rows.indices { report.rows[i].pValue = nil }
+        }
+        // A row carried by a few heavy users gets no verdict either (Kish's effective number).
+        let heavy = report.rows.indices.filter { report.rows[$0].carriedByFewUsers(minimum: c.minimumEffectiveUsersPerArm) }
+        for i in heavy { report.rows[i].pValue = nil }
         let raw = report.rows.map { $0.pValue ?? .nan }
         if report.correction != .none {
             let adjusted = report.correction.adjust(raw)
             for i in report.rows.indices where !adjusted[i].isNaN { report.rows[i].adjustedPValue = adjusted[i] }
         }
-        let armCounts = [report.controlUnits, report.treatmentUnits]
-        let minimum = report.unit == .user ? c.minimumUsersPerArm : c.minimumSessionsPerArm
         for i in report.rows.indices {
             let row = report.rows[i]
-            guard !row.difference.isNaN else { report.rows[i].verdict = .tooFewData; continue }
+            guard !row.difference.isNaN, !heavy.contains(i) else { report.rows[i].verdict = .tooFewData; continue }
             switch row.evidence {
             case .differenceTest, .intervalOnly:
                 // The side of an interval that excludes 0 is the direction (a bootstrap interval
@@ -346,6 +363,14 @@ public enum Experiment {
         }
         let a = report.controlName, b = report.treatmentName
         let units = report.unit == .user ? "users" : "sessions"
+        var health = health
+        for (arm, effective) in [(0, \ExperimentRow.controlEffectiveUnits), (1, \ExperimentRow.treatmentEffectiveUnits)] {
+            let low = heavy.compactMap { report.rows[$0][keyPath: effective] }.filter { $0 < c.minimumEffectiveUsersPerArm }
+            if let least = low.min() {
+                health.append(.heavyUsers(arm: arm, effective: least, users: arm == 0 ? report.controlUnits : report.treatmentUnits,
+                                          minimum: c.minimumEffectiveUsersPerArm))
+            }
+        }
         for w in health {
             switch w {
             case let .sampleRatioMismatch(chiSquared, pValue):
@@ -357,11 +382,18 @@ public enum Experiment {
             case let .tooFewSessions(arm, count, minimum):
                 let what = report.mode == .paired ? "only \(counted(count, "session")) could be paired" : "\(arm == 0 ? a : b) has only \(counted(count, "session"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
-                    "too few sessions: \(what), fewer than \(minimum); no verdict is given"))
+                    "too few sessions: \(what), fewer than \(minimum); no verdict and no p-value are given"))
             case let .tooFewUsers(arm, count, minimum):
                 let what = report.mode == .paired ? "only \(counted(count, "user")) \(count == 1 ? "has" : "have") paired sessions" : "\(arm == 0 ? a : b) has only \(counted(count, "user"))"
                 report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
-                    "too few users: \(what), fewer than \(minimum); no verdict is given (--unit session analyses sessions instead)"))
+                    "too few users: \(what), fewer than \(minimum); no verdict and no p-value are given"))
+            case let .heavyUsers(arm, effective, users, minimum):
+                let names = heavy.map { report.rows[$0].metric.rawValue }
+                let rows = names.count == report.rows.count ? "every row" : names.joined(separator: ", ")
+                report.warnings.append(ExperimentWarning(warning: w, metric: nil, message:
+                    "heavy users: \(arm == 0 ? a : b)'s \(counted(users, "user")) weigh as \(short(effective)) equal ones "
+                    + "(Kish's effective number, (Σx)²/Σx² of their sessions or values), fewer than \(short(minimum)); "
+                    + "no verdict and no p-value for \(rows)"))
             case .suspiciousLift:
                 break
             }

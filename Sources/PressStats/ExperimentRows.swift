@@ -54,7 +54,8 @@ struct RowBuilder {
                 default:
                     let kind = metric.latencyKind!
                     return ratioRow(metric, RatioSummary(values: a.latency(kind).summary),
-                                    RatioSummary(values: b.latency(kind).summary), units: nil)
+                                    RatioSummary(values: b.latency(kind).summary), units: nil,
+                                    randomized: (a.events.sessions, b.events.sessions))
                 }
             })
         }
@@ -66,7 +67,8 @@ struct RowBuilder {
                             treatment: RatioSummary(proportion: b.events.proportion(e)))
             case .mean(let kind):
                 attachPower(&row, control: RatioSummary(values: a.latency(kind).summary),
-                            treatment: RatioSummary(values: b.latency(kind).summary))
+                            treatment: RatioSummary(values: b.latency(kind).summary),
+                            randomized: (a.events.sessions, b.events.sessions))
             case .percentile:
                 break
             }
@@ -167,7 +169,12 @@ struct RowBuilder {
 
     mutating func observedUserRows(_ metrics: [ExperimentMetric], _ a: UserArm, _ b: UserArm) -> [ExperimentRow] {
         noteBootstrap(metrics)
-        return rows(metrics, percentiles: { kind, ms in
+        /// The users' weights in a row: sessions for a rate, latency values for a latency.
+        func weights(_ arm: UserArm, _ metric: ExperimentMetric) -> RatioSummary? {
+            if case .rate(let e) = metric.kind { return try? arm.event(e) }
+            return metric.latencyKind.map { arm.latency($0).summary }
+        }
+        return withEffectiveUnits(rows(metrics, percentiles: { kind, ms in
             percentileRows(ms, control: a.latency(kind).histograms, treatment: b.latency(kind).histograms,
                            counts: (Int(a.latency(kind).summary.denominatorSum), Int(b.latency(kind).summary.denominatorSum)))
         }, other: { metric in
@@ -177,23 +184,37 @@ struct RowBuilder {
                     return ratioRow(metric, try a.event(e), try b.event(e), units: (a.users, b.users))
                 default:
                     let kind = metric.latencyKind!
-                    return ratioRow(metric, a.latency(kind).summary, b.latency(kind).summary, units: nil)
+                    return ratioRow(metric, a.latency(kind).summary, b.latency(kind).summary, units: nil,
+                                    randomized: (a.users, b.users))
                 }
             } catch {
                 return unavailable(metric, error, counts: (a.sessions, b.sessions))
             }
-        })
+        })) { (weights(a, $0)?.effectiveUnits, weights(b, $0)?.effectiveUnits) }
+    }
+
+    /// The rows with Kish's effective number of users of each arm, `effective(metric)`.
+    func withEffectiveUnits(_ rows: [ExperimentRow], _ effective: (ExperimentMetric) -> (Double?, Double?)) -> [ExperimentRow] {
+        rows.map { row in
+            var row = row
+            (row.controlEffectiveUnits, row.treatmentEffectiveUnits) = effective(row.metric)
+            return row
+        }
     }
 
     /// A rate or mean from two independent arms' ratio summaries. `units` overrides the units shown
-    /// (the arm's users for rates); by default the summaries' n.
-    func ratioRow(_ metric: ExperimentMetric, _ a: RatioSummary, _ b: RatioSummary, units: (Int, Int)?) -> ExperimentRow {
+    /// (the arm's users for rates); by default the summaries' n. `randomized` are the units that
+    /// were randomized, when more than the summaries' (a mean latency: the arm's users or sessions,
+    /// not only those with a latency), so that the units needed for `--mde` count them.
+    func ratioRow(_ metric: ExperimentMetric, _ a: RatioSummary, _ b: RatioSummary, units: (Int, Int)?,
+                  randomized: (Int, Int)? = nil) -> ExperimentRow {
         let counts = (Int(a.denominatorSum.rounded()), Int(b.denominatorSum.rounded()))
+        let (na, nb) = randomized ?? (a.units, b.units)
         do {
             let t = try DeltaMethodZTest(control: a, treatment: b, inference: inference(units: a.units + b.units))
             return zTestRow(metric, t, armUnits: (a.units, b.units), shownUnits: units ?? (a.units, b.units), counts: counts,
                             label: "delta-method z-test over \(unitWord)", table: nil,
-                            unitVariance: Double(a.units) * a.varianceOfEstimate + Double(b.units) * b.varianceOfEstimate,
+                            unitVariance: Double(na) * a.varianceOfEstimate + Double(nb) * b.varianceOfEstimate,
                             design: .independentArms)
         } catch {
             return unavailable(metric, error, counts: counts)
@@ -207,7 +228,7 @@ struct RowBuilder {
         var row = ExperimentRow(
             metric: metric, control: t.control, controlInterval: armInterval(metric, t.control, t.controlStandardError, armUnits.0),
             treatment: t.treatment, treatmentInterval: armInterval(metric, t.treatment, t.treatmentStandardError, armUnits.1),
-            difference: t.difference, differenceInterval: t.interval,
+            difference: t.difference, differenceInterval: metric.isRate ? Self.withinRateDifferences(t.interval) : t.interval,
             relativeDifference: t.relativeDifference?.estimate ?? relative(t.treatment, t.control),
             relativeInterval: t.relativeDifference?.interval, pValue: t.pValue,
             test: label + "; log-scale relative interval" + inferenceLabel(),
@@ -311,7 +332,14 @@ struct RowBuilder {
 
     mutating func pairedUserRows(_ metrics: [ExperimentMetric], _ arms: PairedUserArms) -> [ExperimentRow] {
         noteBootstrap(metrics)
-        return rows(metrics, percentiles: { kind, ms in
+        /// Kish's effective number of users of the pairs behind a row (the same users in both arms).
+        func effective(_ metric: ExperimentMetric) -> Double? {
+            let s: PairedRatioSummary?
+            if case .rate(let e) = metric.kind { s = arms.events[e] } else { s = metric.latencyKind.map { arms.latency($0).summary } }
+            guard let s, s.denominatorSumOfSquares > 0 else { return nil }
+            return s.denominatorSum * s.denominatorSum / s.denominatorSumOfSquares
+        }
+        return withEffectiveUnits(rows(metrics, percentiles: { kind, ms in
             let l = arms.latency(kind)
             return pairedPercentileRows(ms, l.histograms, counts: Int(l.summary.denominatorSum.rounded()))
         }, other: { metric in
@@ -326,7 +354,7 @@ struct RowBuilder {
                 return pairedRatioRow(metric, arms.latency(metric.latencyKind!).summary, table: nil,
                                       label: "paired delta-method z-test over users")
             }
-        })
+        })) { (effective($0), effective($0)) }
     }
 
     /// A rate or mean of the same units under both configurations.
@@ -436,12 +464,23 @@ struct RowBuilder {
     /// (B − A)/|A| without an interval; nil when A = 0.
     func relative(_ b: Double, _ a: Double) -> Double? { a != 0 && a.isFinite ? (b - a) / abs(a) : nil }
 
-    /// Adds the MDE and the units needed, from the z-test of the same data with sessions as units.
-    func attachPower(_ row: inout ExperimentRow, control a: RatioSummary, treatment b: RatioSummary) {
+    /// A difference of two rates lies in [−1, 1]: an interval (a confidence sequence's, with few
+    /// units, is wide) clipped to it. Clipping never changes whether it excludes 0.
+    static func withinRateDifferences(_ i: ConfidenceInterval) -> ConfidenceInterval {
+        var i = i
+        i.lower = min(1, max(-1, i.lower)); i.upper = max(-1, min(1, i.upper))
+        return i
+    }
+
+    /// Adds the MDE and the units needed, from the z-test of the same data with sessions as units
+    /// (`randomized`: the sessions randomized, when more than the summaries' n).
+    func attachPower(_ row: inout ExperimentRow, control a: RatioSummary, treatment b: RatioSummary,
+                     randomized: (Int, Int)? = nil) {
         guard let t = try? DeltaMethodZTest(control: a, treatment: b, inference: inference(units: a.units + b.units)) else { return }
+        let (na, nb) = randomized ?? (a.units, b.units)
         row.standardError = t.standardError
         attachPower(&row, standardError: t.standardError,
-                    unitVariance: Double(a.units) * a.varianceOfEstimate + Double(b.units) * b.varianceOfEstimate,
+                    unitVariance: Double(na) * a.varianceOfEstimate + Double(nb) * b.varianceOfEstimate,
                     design: .independentArms, units: a.units + b.units)
     }
 

@@ -27,6 +27,11 @@ public struct StatsConfiguration: Sendable, Hashable {
     /// Below this many users in any arm, a comparison by user reports "too few data". Default 100:
     /// the delta method and the bootstrap are large-sample approximations over users.
     public var minimumUsersPerArm: Int
+    /// Below this effective number of users in any arm — Kish's (ΣX)²/ΣX² of the users' weights in
+    /// a row (sessions for a rate, latency values for a latency) — a row by user gives no verdict:
+    /// a few heavy users then carry the estimate and its variance estimate. Default 20, chosen by
+    /// simulation (docs/compare.md, "Heavy users").
+    public var minimumEffectiveUsersPerArm: Double
     /// The power at which the minimum detectable effect is given. Default 0.8 (80 %).
     public var power: Double
     /// Whether intervals and p-values are always valid under continuous monitoring (confidence
@@ -47,6 +52,7 @@ public struct StatsConfiguration: Sendable, Hashable {
     public static let defaultSuspiciousRelativeLift = 0.5
     public static let defaultMinimumCellCountForZTest = 5
     public static let defaultMinimumUsersPerArm = 100
+    public static let defaultMinimumEffectiveUsersPerArm = 20.0
 
     public init(
         alpha: Double = defaultAlpha,
@@ -55,6 +61,7 @@ public struct StatsConfiguration: Sendable, Hashable {
         suspiciousRelativeLift: Double = defaultSuspiciousRelativeLift,
         minimumCellCountForZTest: Int = defaultMinimumCellCountForZTest,
         minimumUsersPerArm: Int = defaultMinimumUsersPerArm,
+        minimumEffectiveUsersPerArm: Double = defaultMinimumEffectiveUsersPerArm,
         power: Double = PowerAnalysis.defaultPower,
         sequential: Bool = false,
         sequentialTuning: Double = ConfidenceSequence.defaultTuning,
@@ -68,6 +75,7 @@ public struct StatsConfiguration: Sendable, Hashable {
         self.suspiciousRelativeLift = suspiciousRelativeLift
         self.minimumCellCountForZTest = minimumCellCountForZTest
         self.minimumUsersPerArm = minimumUsersPerArm
+        self.minimumEffectiveUsersPerArm = minimumEffectiveUsersPerArm
         self.power = power
         self.sequential = sequential
         self.sequentialTuning = sequentialTuning

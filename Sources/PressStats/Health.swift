@@ -65,6 +65,9 @@ public enum HealthWarning: Sendable, Hashable {
     case tooFewSessions(arm: Int, count: Int, minimum: Int)
     /// An arm has fewer users than the minimum, when the analysis is by user.
     case tooFewUsers(arm: Int, count: Int, minimum: Int)
+    /// Users so unequal in weight that an arm's effective number of users (Kish) is below the
+    /// minimum in some rows, by user.
+    case heavyUsers(arm: Int, effective: Double, users: Int, minimum: Double)
     /// A relative difference at or above the suspicious threshold (as a fraction: 0.6 = 60 %).
     case suspiciousLift(relativeDifference: Double, threshold: Double)
 
@@ -77,6 +80,8 @@ public enum HealthWarning: Sendable, Hashable {
             return "too few sessions in arm \(arm): \(count) < \(minimum); no verdict"
         case let .tooFewUsers(arm, count, minimum):
             return "too few users in arm \(arm): \(count) < \(minimum); no verdict"
+        case let .heavyUsers(arm, effective, users, minimum):
+            return "heavy users in arm \(arm): \(users) users weigh as \(effective) (Kish) < \(minimum); no verdict"
         case let .suspiciousLift(relativeDifference, threshold):
             return "suspicious lift of \(relativeDifference * 100) % (≥ \(threshold * 100) %): check for a bug or a broken arm"
         }

@@ -343,4 +343,59 @@ private func byUser(_ all: [SyntheticSession]) -> [String: [SyntheticSession]] {
             try bad.validate()
         }
     }
+    // The shapes of messy experiment data change only what they name, and by their shares: counts
+    // within the 99.9 % band of their binomials (scipy 1.17 binom.ppf(0.0005) … binom.isf(0.0005):
+    // Binomial(300, 0.2) 38…84 users re-bucketed; Binomial(6000, 0.05) 246…357 sessions without a
+    // user; Binomial(6000, 0.8) 4697…4901 sessions of the heavy user).
+    @Test func messyShapesChangeOnlyWhatTheyName() throws {
+        let base = SyntheticLogConfiguration(sessions: 6000, seed: 5)
+        let plain = try sessions(base)
+        func user(_ s: SyntheticSession) -> String { String(s.id.split(separator: "-").prefix(2).joined(separator: "-")) }
+
+        var crossing = base
+        crossing.crossArmUsers = 0.2
+        let crossed = try sessions(crossing)
+        var arms: [String: Set<Int>] = [:]
+        var changedUsers = Set<String>()
+        for (p, c) in zip(plain, crossed) {
+            arms[user(c), default: []].insert(c.arm)
+            if SyntheticSessionGenerator.crosses(Int(user(c).split(separator: "u").last!)! - 1, configuration: crossing) {
+                changedUsers.insert(user(c))
+            } else {
+                #expect(p == c, "\(c.id) changed though its user does not cross")
+            }
+        }
+        #expect((38...84).contains(changedUsers.count), "\(changedUsers.count) users re-bucketed")
+        #expect(changedUsers.allSatisfy { arms[$0]!.count == 2 })       // 20 sessions each: both arms, all but surely
+        #expect(arms.filter { $0.value.count == 2 }.count == changedUsers.count)
+
+        var anonymous = base
+        anonymous.missingUser = 0.05
+        let logged = try sessions(anonymous)
+        var missing = 0
+        for (p, a) in zip(plain, logged) {
+            if a.attributes[.user] == nil {
+                missing += 1
+                var back = a
+                back.attributes[.user] = user(a)
+                #expect(back == p)
+            } else {
+                #expect(a == p)
+            }
+        }
+        #expect((246...357).contains(missing), "\(missing) sessions without a user")
+
+        var heavy = base
+        heavy.whaleShare = 0.8
+        let whale = try sessions(heavy)
+        let first = whale.filter { user($0) == "s5-u1" }.count
+        #expect((4697...4901).contains(first), "\(first) sessions of s5-u1")
+        #expect(Set(whale.map(user)).count > 250)
+        #expect(throws: SyntheticLogError.self) {
+            var bad = base
+            bad.assignment = .session
+            bad.crossArmUsers = 0.1
+            try bad.validate()
+        }
+    }
 }

@@ -180,7 +180,9 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
                               events: Dictionary(uniqueKeysWithValues: SessionEvent.allCases.map { ($0, none) }),
                               feedbackLatency: PairedLatencies(control: a, treatment: b),
                               actionLatency: PairedLatencies(control: a, treatment: a))
-        let r = try Experiment.paired(arms, correction: .none)
+        var few = StatsConfiguration()
+        few.minimumSessionsPerArm = 1      // eight pairs: their p-values are shown only with the minimum lowered
+        let r = try Experiment.paired(arms, correction: .none, configuration: few)
         let p50 = try row(r, .feedbackLatencyP50)
         expectClose(try #require(p50.pValue), 0.1484375, tolerance: 1e-12)
         #expect(p50.test.contains("Wilcoxon signed-rank (exact)"))
@@ -189,9 +191,11 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         expectClose(try #require(mean.pValue), 0.12951011022489162, tolerance: 1e-9)
         expectClose(try #require(mean.differenceInterval).lower, -1.0352457144488163, tolerance: 1e-7)
         expectClose(try #require(mean.differenceInterval).upper, 6.535245714448816, tolerance: 1e-7)
-        // Eight pairs: far below 100, so no verdict, and the warning says so.
-        #expect(r.rows.allSatisfy { $0.verdict == .tooFewData })
-        #expect(r.warnings.contains { $0.message.contains("only 8 sessions could be paired") })
+        // Eight pairs: far below 100, so at the default minimum no verdict, no p-value, and the
+        // warning says so.
+        let strict = try Experiment.paired(arms, correction: .none)
+        #expect(strict.rows.allSatisfy { $0.verdict == .tooFewData && $0.pValue == nil })
+        #expect(strict.warnings.contains { $0.message.contains("only 8 sessions could be paired, fewer than 100; no verdict and no p-value are given") })
         // Identical action latencies: every difference 0, p = 1.
         #expect(try row(r, .actionLatencyP50).pValue == 1)
     }

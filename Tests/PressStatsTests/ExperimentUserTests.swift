@@ -33,7 +33,14 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         expectClose(cancel.control, 1.0 / 3, tolerance: 1e-15)
         expectClose(cancel.difference, 0.08974358974358976, tolerance: 1e-15)
         expectRelativelyClose(try #require(cancel.standardError), 0.17064603124084432, tolerance: 1e-12)
-        expectRelativelyClose(try #require(cancel.pValue), 0.5989542608248518, tolerance: 1e-12)
+        // Below the minimum of users no p-value is shown (nor adjusted); with the minimum lowered,
+        // the numpy one.
+        #expect(cancel.pValue == nil && cancel.adjustedPValue == nil)
+        c.minimumUsersPerArm = 1
+        c.minimumEffectiveUsersPerArm = 0
+        let shown = try row(try Experiment.observed(control: a, treatment: b, metrics: [.cancelRate], correction: .holm,
+                                                    configuration: c), .cancelRate)
+        expectRelativelyClose(try #require(shown.pValue), 0.5989542608248518, tolerance: 1e-12)
         expectClose(try #require(cancel.differenceInterval).lower, -0.244716485593162, tolerance: 1e-12)
         expectClose(try #require(cancel.differenceInterval).upper, 0.4242036650803415, tolerance: 1e-12)
         expectClose(try #require(cancel.relativeInterval).lower, -0.4899438909693605, tolerance: 1e-12)
@@ -50,14 +57,21 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
 
     // GrowthBook's formula in numpy for N = 13 users, α = 0.05, N* = 5000: the half-width is
     // 8.798338203487534 times z_0.975·SE, i.e. 2.9426928583766614 for this SE.
+    // The sequence's own reach, 0.0897 ± 2.94, passes both ends of what a difference of rates can
+    // be, so the interval shown is [−1, 1]; the MDE, (half-width + z_0.8·SE), still carries the
+    // factor: 2.9426928583766614 + 0.8416212335729143·0.17064603124084432 (scipy's norm.ppf(0.8)).
     @Test func sequentialRowsWidenByTheConfidenceSequenceFactor() throws {
         var c = StatsConfiguration()
         c.sequential = true
+        c.minimumUsersPerArm = 1
+        c.minimumEffectiveUsersPerArm = 0
         let a = try UserArm(name: "A", users: users(armA)), b = try UserArm(name: "B", users: users(armB))
         let r = try Experiment.observed(control: a, treatment: b, metrics: [.cancelRate], correction: .none, configuration: c)
         let cancel = try row(r, .cancelRate)
         let ci = try #require(cancel.differenceInterval)
-        expectRelativelyClose(ci.upper - cancel.difference, 2.9426928583766614, tolerance: 1e-12)
+        #expect(ci.lower == -1 && ci.upper == 1)
+        expectRelativelyClose(try #require(cancel.minimumDetectableEffect), 2.9426928583766614 + 0.8416212335729143 * 0.17064603124084432,
+                              tolerance: 1e-12)
         #expect(cancel.sequential && r.isSequential)
         #expect(cancel.test.contains("confidence sequence"))
         // The always-valid p-value is larger than the fixed-horizon one (0.599) and consistent.
@@ -88,7 +102,10 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
                       actionLatency: PairedLatencies(control: [], treatment: []))
         }
         let arms = try PairedUserArms(controlName: "A", treatmentName: "B", users: people)
-        let r = try Experiment.paired(arms, metrics: [.cancelRate, .feedbackLatency], correction: .none)
+        var few = StatsConfiguration()
+        few.minimumUsersPerArm = 1      // six users: shown only with the minimum lowered
+        few.minimumEffectiveUsersPerArm = 0
+        let r = try Experiment.paired(arms, metrics: [.cancelRate, .feedbackLatency], correction: .none, configuration: few)
         let cancel = try row(r, .cancelRate)
         expectRelativelyClose(try #require(cancel.pValue), 0.6207534409522089, tolerance: 1e-12)
         expectClose(try #require(cancel.differenceInterval).lower, -0.2369009030295381, tolerance: 1e-12)
@@ -98,7 +115,10 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         #expect(cancel.test.hasPrefix("cluster-adjusted McNemar over users (Obuchowski 1998"))
         // No latencies: a row that says so rather than an error.
         #expect(try row(r, .feedbackLatency).verdict == .tooFewData)
-        #expect(r.warnings.contains { $0.message.hasPrefix("too few users: only 6 users have paired sessions") })
+        // At the default minimum: the warning, no verdict and no p-value.
+        let strict = try Experiment.paired(arms, metrics: [.cancelRate], correction: .none)
+        #expect(strict.warnings.contains { $0.message.hasPrefix("too few users: only 6 users have paired sessions") })
+        #expect(strict.rows[0].verdict == .tooFewData && strict.rows[0].pValue == nil)
     }
 
     // An inconsistent p50 row, frame-quantized: A has 550 presses on frame 1 and 450 on
@@ -142,6 +162,52 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
         #expect((try #require(q.pValue) < 0.05) == (try #require(q.differenceInterval).excludes(0)))
         #expect(q.test.hasPrefix("bootstrap over users: 200 resamples with seed \(ClusterBootstrapQuantiles.defaultSeed);"))
         #expect(u.bootstrap == BootstrapRun(replicates: 200, seed: ClusterBootstrapQuantiles.defaultSeed))
+    }
+
+    // A whale: one of A's 120 users holds 2380 of its 2975 sessions (80 %), the others 5 each.
+    // Kish's effective number (Σs)²/Σs² = 2975²/(119·5² + 2380²) = 1.5616797900262467 (exact
+    // fractions in python3), far below 20: no verdict, no p-value, and the warning says why. A
+    // milder heavy user (60 sessions: 65.25 effective) leaves the verdict alone.
+    @Test func heavyUsersBelowKishsEffectiveMinimumGetNoVerdict() throws {
+        func arm(_ name: String, heaviest: Int) throws -> UserArm {
+            try UserArm(name: name, users: (0..<120).map { i in
+                let sessions = i == 0 ? heaviest : 5
+                return UserSessions(sessions: sessions, events: [.cancel: sessions / 5], feedbackLatencies: [], actionLatencies: [])
+            })
+        }
+        let whale = try Experiment.observed(control: try arm("A", heaviest: 2380), treatment: try arm("B", heaviest: 5),
+                                            metrics: [.cancelRate], correction: .holm)
+        let row = whale.rows[0]
+        expectRelativelyClose(try #require(row.controlEffectiveUnits), 1.5616797900262467, tolerance: 1e-14)
+        #expect(row.treatmentEffectiveUnits == 120)
+        #expect(row.verdict == .tooFewData && row.pValue == nil && row.adjustedPValue == nil)
+        #expect(whale.warnings.contains { $0.message.hasPrefix("heavy users: A's 120 users weigh as 1.562 equal ones") })
+        #expect(!whale.warnings.contains { $0.message.hasPrefix("heavy users: B") })
+        let mild = try Experiment.observed(control: try arm("A", heaviest: 60), treatment: try arm("B", heaviest: 5),
+                                           metrics: [.cancelRate], correction: .holm)
+        expectRelativelyClose(try #require(mild.rows[0].controlEffectiveUnits), 65.25095057034221, tolerance: 1e-14)
+        #expect(mild.rows[0].verdict != .tooFewData && mild.rows[0].pValue != nil && mild.warnings.isEmpty)
+    }
+
+    // --mde's units per arm count the users randomized, not only those with a latency value: two
+    // of A's six users and two of B's seven have none. numpy/scipy (delta method over the users
+    // with a value, Var_A and Var_B): n = ((norm.ppf(0.975) + norm.ppf(0.8))/10)²·(N_A·Var_A +
+    // N_B·Var_B) = 38.521944223817876 → 39 with N = 6 and 7 randomized users (26.18 → 27 with the
+    // 4 and 5 users that have a value, the count before issue 36); SE 8.867580910725307.
+    @Test func latencyUnitsNeededCountRandomizedUsers() throws {
+        let a: [(Int, [Double])] = [(3, [16.7, 33.3]), (2, []), (4, [50.0]), (5, [33.3, 33.3, 16.7]), (1, []), (2, [66.7])]
+        let b: [(Int, [Double])] = [(2, [33.3]), (3, [16.7, 50.0]), (2, []), (1, [33.3]), (4, [83.3, 16.7]), (3, []), (2, [50.0, 50.0])]
+        func arm(_ name: String, _ users: [(Int, [Double])]) throws -> UserArm {
+            try UserArm(name: name, users: users.map { UserSessions(sessions: $0.0, events: [:], feedbackLatencies: $0.1, actionLatencies: []) })
+        }
+        var c = StatsConfiguration()
+        c.plannedEffect = .absolute(10)
+        let r = try Experiment.observed(control: try arm("A", a), treatment: try arm("B", b), metrics: [.feedbackLatency],
+                                        correction: .none, configuration: c)
+        let latency = try row(r, .feedbackLatency)
+        expectRelativelyClose(try #require(latency.standardError), 8.867580910725307, tolerance: 1e-12)
+        #expect(latency.controlUnits == 4 && latency.treatmentUnits == 5)    // the users behind each mean
+        #expect(latency.unitsNeededPerArm == 39)
     }
 
     // Session-level rows keep their tests and gain the MDE from the z-test with sessions as

@@ -186,7 +186,10 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
             #expect(try partial.userArm(variant, by: "variant") == expected)
         }
         // 23 users, each with sessions in both arms (u(i mod 23) meets both variants), none without a user.
-        #expect(try partial.userCoverage("A", "B", by: "variant") == UserCoverage(sessionsWithoutUser: 0, usersInBothArms: 23, users: 23))
+        #expect(try partial.userCoverage("A", "B", by: "variant")
+            == UserCoverage(sessionsWithoutUser: 0, usersInBothArms: 23, users: 23, sessionsOfUsersInBothArms: 120))
+        // Left out as multiple exposures, those users leave the arm empty.
+        #expect(try partial.userArm("A", other: "B", by: "variant").users == 0)
         let report = try Experiment.observed(control: try partial.userArm("A", by: "variant"),
                                              treatment: try partial.userArm("B", by: "variant"))
         #expect(report.controlSessions + report.treatmentSessions == 120)

@@ -201,28 +201,125 @@ private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=sprin
         #expect(rows[0]["n_a"] as? Int == 3040)
     }
 
-    // The default unit falls back to sessions, and says why, when the sessions cannot be grouped
-    // by the randomized user: when users met both arms (the variant drawn per session), or when
-    // some sessions have no user (then --unit user is a command-line error).
-    @Test func unitFallsBackToSessionsAndSaysWhy() throws {
+    // Users seen in both arms (multiple exposures) and sessions without a user are left out of
+    // the analysis by user and counted; the unit stays users. The log is `aaLog` edited: users
+    // whose number ends in 0 have their odd-numbered sessions moved to the other arm, and the
+    // sessions numbered …7 of users whose number ends in 5 lose their user. What is left out and
+    // what is kept is counted here from the edited log, and the kept users' interval recomputed
+    // from `report sessions` in the residual form of the delta method.
+    @Test func usersInBothArmsAndSessionsWithoutUserAreLeftOutAndCounted() throws {
+        var lines: [String] = []
+        var variantOf: [String: String] = [:], userOf: [String: String] = [:]
+        for line in try Binary.run(["generate"] + aaLog).stdout.split(separator: "\n") {
+            var l = String(line)
+            let session = String(l.split(separator: "\"")[3])          // {"session":"s5-u38-0001",…
+            let parts = session.split(separator: "-"), user = Int(parts[1].dropFirst())!, number = Int(parts[2])!
+            if user % 10 == 0 && number % 2 == 1 {
+                l = l.contains(#""variant":"A""#) ? l.replacingOccurrences(of: #""variant":"A""#, with: #""variant":"B""#)
+                    : l.replacingOccurrences(of: #""variant":"B""#, with: #""variant":"A""#)
+            }
+            if user % 10 == 5 && number % 10 == 7 {
+                l = l.replacingOccurrences(of: #","user":"\#(parts[0])-\#(parts[1])""#, with: "")
+            }
+            if l.contains(#""phase":"began""#) {
+                variantOf[session] = l.contains(#""variant":"A""#) ? "A" : "B"
+                if l.contains(#""user":"#) { userOf[session] = "\(parts[0])-\(parts[1])" }
+            }
+            lines.append(l)
+        }
+        let db = try database([], log: lines.joined(separator: "\n") + "\n")
+        var armsOf: [String: Set<String>] = [:], sessionsOf: [String: Int] = [:]
+        for (session, user) in userOf { armsOf[user, default: []].insert(variantOf[session]!); sessionsOf[user, default: 0] += 1 }
+        let crossed = Set(armsOf.filter { $0.value.count == 2 }.keys)
+        let anonymous = variantOf.count - userOf.count
+        #expect(crossed.count > 20 && anonymous > 50)
+        let kept = { (arm: String) in armsOf.filter { $0.value == [arm] }.keys }
+        let (usersA, usersB) = (kept("A").count, kept("B").count)
+        let sessionsA = kept("A").reduce(0) { $0 + sessionsOf[$1]! }, sessionsB = kept("B").reduce(0) { $0 + sessionsOf[$1]! }
+
+        for unit in [[], ["--unit", "user"]] {
+            let r = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate", "--format", "json"] + unit)
+            let row = try jsonRows(r)[0]
+            #expect(row["unit"] as? String == "user")
+            #expect(row["units_a"] as? Int == usersA && row["units_b"] as? Int == usersB)
+            #expect(row["n_a"] as? Int == sessionsA && row["n_b"] as? Int == sessionsB)
+            #expect(r.stderr.contains("compare: left out: \(crossed.count) of \(armsOf.count) users seen in both arms (multiple exposures), "
+                + "with their \(crossed.reduce(0) { $0 + sessionsOf[$1]! }) sessions"))
+            #expect(r.stderr.contains("compare: left out: \(anonymous) sessions without a user"))
+            #expect(!r.stderr.contains("unit: sessions"))
+
+            // The kept users' interval, from each session's outcome.
+            let sessions = try jsonRows(try Binary.run(["report", "sessions", "--db", db, "--format", "json"]))
+            var totals: [String: [String: (x: Double, y: Double)]] = ["A": [:], "B": [:]]
+            for s in sessions {
+                let id = try #require(s["session"] as? String)
+                guard let user = userOf[id], !crossed.contains(user) else { continue }
+                var t = totals[variantOf[id]!]![user] ?? (0, 0)
+                t.x += 1
+                if s["outcome"] as? String == "cancel" { t.y += 1 }
+                totals[variantOf[id]!]![user] = t
+            }
+            func estimate(_ arm: [String: (x: Double, y: Double)]) -> (r: Double, variance: Double) {
+                let sx = arm.values.reduce(0) { $0 + $1.x }, r = arm.values.reduce(0) { $0 + $1.y } / sx
+                let n = Double(arm.count), residuals = arm.values.reduce(0) { $0 + ($1.y - r * $1.x) * ($1.y - r * $1.x) }
+                return (r, n / (n - 1) * residuals / (sx * sx))
+            }
+            let a = estimate(totals["A"]!), b = estimate(totals["B"]!)
+            let half = 1.959963984540054 * (a.variance + b.variance).squareRoot()
+            expectClose(try number(row, "diff_low"), b.r - a.r - half, "cancel low", relative: 1e-10)
+            expectClose(try number(row, "diff_high"), b.r - a.r + half, "cancel high", relative: 1e-10)
+        }
+        // The sample ratio check counts the users kept.
+        let table = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate"])
+        #expect(table.stdout.contains("sample ratio \(usersA):\(usersB)"))
+        // Sessions are analysed only when asked, and the output says what that assumes.
+        let sessions = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate", "--unit", "session"])
+        #expect(sessions.stdout.contains("unit of analysis: sessions"))
+        #expect(sessions.stdout.contains("--unit session assumes the variants were drawn per session"))
+    }
+
+    // A log whose variants were drawn per session puts every user in both arms: by user nothing
+    // is left, and compare says so and what to do rather than analysing sessions unasked.
+    @Test func perSessionAssignmentNeedsUnitSession() throws {
         let perSession = try database(["--sessions", "1000", "--seed", "3", "--assign", "session"])
         let r = try Binary.run(["compare", "A", "B", "--db", perSession, "--metric", "cancel_rate"])
-        #expect(r.status == 0)
-        #expect(r.stdout.contains("unit: sessions, because 50 of 50 users have sessions in both arms"))
-        #expect(r.stdout.contains("unit of analysis: sessions"))
-        let forced = try Binary.run(["compare", "A", "B", "--db", perSession, "--metric", "cancel_rate", "--unit", "user"])
-        #expect(forced.stdout.contains("warning: 50 of 50 users have sessions in both arms"))
-        #expect(forced.stdout.contains("unit of analysis: users"))
-
-        let log = try Binary.run(["generate", "--sessions", "300", "--seed", "2"]).stdout
-        let anonymous = log.replacingOccurrences(of: #","user":"s2-u[0-9]+""#, with: "", options: .regularExpression)
-        #expect(!anonymous.contains("\"user\""))
-        let db = try database([], log: anonymous)
-        let unnamed = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate", "--format", "csv"])
-        #expect(unnamed.status == 0)
-        #expect(unnamed.stderr.contains("compare: unit: sessions, because 300 of the compared sessions have no user"))
-        let refused = try Binary.run(["compare", "A", "B", "--db", db, "--unit", "user"])
-        #expect(refused.status == 2)
-        #expect(refused.stderr == "pressdb compare: --unit user: 300 of the compared sessions have no user; analyse them with --unit session\n")
+        #expect(r.status == 4)
+        #expect(r.stderr == "pressdb compare: variant 'A' has no user to compare by: every session of it has no user or belongs "
+            + "to a user seen in both arms (50 of 50 users); if the variants were drawn per session, compare with --unit session\n")
+        let asked = try Binary.run(["compare", "A", "B", "--db", perSession, "--metric", "cancel_rate", "--unit", "session"])
+        #expect(asked.status == 0 && asked.stdout.contains("unit of analysis: sessions"))
+    }
+    // Five users (3 and 2): no verdict, so no p-value in any format; a confidence sequence that
+    // 5 users make wider than ±1 is shown as what a difference of rates can be, [−1, 1].
+    @Test func tooFewUsersShowNoPValueAndRateSequencesStayWithinOne() throws {
+        let db = try database(["--sessions", "100", "--seed", "4"])
+        let rows = try jsonRows(try Binary.run(["compare", "A", "B", "--db", db, "--sequential", "--format", "json",
+                                                "--metric", "tap_rate,cancel_rate,feedback_latency_ms"]))
+        #expect(rows[0]["units_a"] as? Int == 3 && rows[0]["units_b"] as? Int == 2)
+        for row in rows {
+            #expect(row["verdict"] as? String == "too few data" && row["p_value"] is NSNull && row["p_adjusted"] is NSNull, "\(row)")
+        }
+        for row in rows.prefix(2) {
+            #expect(try number(row, "diff_low") >= -1 && number(row, "diff_high") <= 1, "\(row)")
+        }
+        #expect(try number(rows[0], "diff_low") == -1 && number(rows[0], "diff_high") == 1)
+        let table = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate", "--columns", "metric,p_value,p_adjusted,verdict"])
+        #expect(table.stdout.contains("no verdict and no p-value are given"))
+        let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("cancel_rate") })
+        let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(cells == ["cancel_rate", "–", "–", "too few data"], "\(line)")
+    }
+    // A partial leaves out the same users and sessions as the database: on a log with users
+    // crossing arms and sessions without a user, `compare --from` prints the database's rows and
+    // notes byte for byte.
+    @Test func partialLeavesOutWhatTheDatabaseLeavesOut() throws {
+        let db = try database(["--sessions", "3000", "--seed", "77", "--variants", "A=spring-press,B=spring-press",
+                               "--cross-arm-users", "0.2", "--missing-user", "0.05"])
+        let partial = try Binary.temporaryDirectory().appendingPathComponent("p.json").path
+        #expect(try Binary.run(["aggregate", "--db", db, "--out", partial]).status == 0)
+        let fromDB = try Binary.run(["compare", "A", "B", "--db", db, "--format", "csv"])
+        let fromPartial = try Binary.run(["compare", "A", "B", "--from", partial, "--format", "csv"])
+        #expect(fromDB.status == 0 && fromDB.stderr.contains("seen in both arms") && fromDB.stderr.contains("without a user"))
+        #expect(fromPartial.stdout == fromDB.stdout && fromPartial.stderr == fromDB.stderr)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// A fresh database holding `pressdb generate` output for `generate` options, ingested (and so
 /// replayed under each session's own configuration). The tests of this suite draw the variant per
-/// session (`--assign session`), so that compare analyses sessions, as they were written for.
+/// session (`--assign session`), and compare them with `--unit session`, as they were written for.
 /// Also used by SweepCommandTests.
 func database(_ generate: [String]) throws -> String {
     let dir = try Binary.temporaryDirectory()
@@ -33,7 +33,7 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     @Test func findsAKnownDifferenceInDragOuts() throws {
         let db = try database(["--sessions", "4000", "--seed", "21", "--variants", "A=spring-press,B=spring-press",
                                "--effect", "B:drag_out=+0.10", "--assign", "session"])
-        let r = try Binary.run(["compare", "A", "B", "--db", db, "--format", "json"])
+        let r = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try jsonRows(r.stdout)
         #expect(rows.count == 11)
@@ -48,7 +48,7 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
         let tap = try row(rows, "tap_rate")
         #expect(tap["verdict"] as? String == "worse")       // fewer taps
         // The table says the same in words, with the health lines above it.
-        let table = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate"])
+        let table = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--metric", "cancel_rate"])
         #expect(table.stdout.contains("sample ratio"))
         let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("cancel_rate") })
         #expect(line.contains("worse"))
@@ -59,14 +59,14 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     @Test func theNoteUnderTheTableFollowsTheMetricsShown() throws {
         let db = try database(["--sessions", "600", "--seed", "5", "--variants", "A=spring-press,B=spring-press",
                                "--assign", "session"])
-        let one = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate"])
+        let one = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--metric", "cancel_rate"])
         #expect(one.status == 0, "\(one.stderr)")
         for absent in ["latencies in ms", "tap_rate", "Hodges–Lehmann", "p90 rows", "Feedback latency covers", "means"] {
             #expect(!one.stdout.contains(absent), "\(absent) in\n\(one.stdout)")
         }
         #expect(one.stdout.contains("Lower is better for every metric shown."))
         #expect(one.stdout.contains("Rates need p < α"))
-        let all = try Binary.run(["compare", "A", "B", "--db", db]).stdout.replacingOccurrences(of: "\n", with: " ")
+        let all = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db]).stdout.replacingOccurrences(of: "\n", with: " ")
         for present in ["latencies in ms", "but tap_rate", "Hodges–Lehmann", "p90 rows", "Feedback latency covers",
                         "Rates and means need"] {
             #expect(all.contains(present), "\(present) missing")
@@ -78,8 +78,8 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     @Test func formatsParseBack() throws {
         let db = try database(["--sessions", "1500", "--seed", "4", "--variants", "A=spring-press,B=longpress-safe-area",
                                "--assign", "session"])
-        let json = try jsonRows(try Binary.run(["compare", "A", "B", "--db", db, "--format", "json"]).stdout)
-        let csvText = try Binary.run(["compare", "A", "B", "--db", db, "--format", "csv"]).stdout
+        let json = try jsonRows(try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--format", "json"]).stdout)
+        let csvText = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--format", "csv"]).stdout
         let csv = csvText.split(separator: "\n").map(String.init)
         let header = csv[0].split(separator: ",").map(String.init)
         #expect(header == ["metric", "a", "a_low", "a_high", "b", "b_low", "b_high", "diff", "diff_low", "diff_high",
@@ -102,13 +102,13 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
             }
             #expect(fields[header.firstIndex(of: "verdict")!] == json[i]["verdict"] as? String)
         }
-        let md = try Binary.run(["compare", "A", "B", "--db", db, "--format", "markdown"]).stdout
+        let md = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--format", "markdown"]).stdout
         let tableLines = md.split(separator: "\n").filter { $0.hasPrefix("|") }
         #expect(tableLines.count == json.count + 2)
         #expect(tableLines[0].contains("| rel_diff_low |"))
         let dir = try Binary.temporaryDirectory()
         let out = dir.appendingPathComponent("c.html").path
-        let html = try Binary.run(["compare", "A", "B", "--db", db, "--format", "html", "--out", out])
+        let html = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--format", "html", "--out", out])
         #expect(html.status == 0 && html.stdout.isEmpty)
         let page = try String(contentsOfFile: out, encoding: .utf8)
         #expect(page.contains("Rates: B − A") && page.contains("Latency: B − A"))
@@ -122,15 +122,15 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
     @Test func flagsASampleRatioMismatch() throws {
         let db = try database(["--sessions", "1000", "--seed", "8", "--variants", "A=spring-press,B=spring-press",
                                "--split", "70/30", "--assign", "session"])
-        let skewed = try Binary.run(["compare", "A", "B", "--db", db])
+        let skewed = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db])
         #expect(skewed.status == 0)
         #expect(skewed.stdout.contains("warning: sample ratio mismatch: A has"))
         #expect(skewed.stdout.contains("MISMATCH"))
-        let page = try Binary.run(["compare", "A", "B", "--db", db, "--format", "html"]).stdout
+        let page = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--format", "html"]).stdout
         #expect(page.contains("banner-warning") && page.contains("sample ratio mismatch"))
-        let csv = try Binary.run(["compare", "A", "B", "--db", db, "--format", "csv"])
+        let csv = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--format", "csv"])
         #expect(csv.stderr.contains("compare: warning: sample ratio mismatch"))
-        let intended = try Binary.run(["compare", "A", "B", "--db", db, "--split", "70/30"])
+        let intended = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--split", "70/30"])
         #expect(!intended.stdout.contains("sample ratio mismatch"))
         #expect(intended.stdout.contains("no mismatch"))
     }
@@ -183,13 +183,13 @@ private func row(_ rows: [[String: Any]], _ metric: String) throws -> [String: A
         let message = missing.stderr.trimmingCharacters(in: .newlines)
         #expect(!message.contains("\n"))
         #expect(message.hasPrefix("pressdb compare: no sessions for variant 'Z'; variants with sessions: A ("))
-        #expect(try Binary.run(["compare", "A", "B", "--db", db, "--metric", "latency"]).status == 2)
-        #expect(try Binary.run(["compare", "A", "B", "--db", db, "--split", "50"]).status == 2)
-        #expect(try Binary.run(["compare", "A", "B", "--db", db, "--correction", "bonferroni"]).status == 2)
-        #expect(try Binary.run(["compare", "A", "B", "--db", db, "--paired"]).status == 2)   // not configurations
-        #expect(try Binary.run(["compare", "A", "B", "--db", db + ".none"]).status == 4)
+        #expect(try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--metric", "latency"]).status == 2)
+        #expect(try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--split", "50"]).status == 2)
+        #expect(try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--correction", "bonferroni"]).status == 2)
+        #expect(try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--paired"]).status == 2)   // not configurations
+        #expect(try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db + ".none"]).status == 4)
         // Too few sessions (about 150 per arm is fine; with --where screen=feed about 25): no verdict.
-        let few = try Binary.run(["compare", "A", "B", "--db", db, "--where", "screen=feed", "--format", "json"])
+        let few = try Binary.run(["compare", "A", "B", "--unit", "session", "--db", db, "--where", "screen=feed", "--format", "json"])
         #expect(few.status == 0)
         #expect(try jsonRows(few.stdout).allSatisfy { $0["verdict"] as? String == "too few data" })
         #expect(few.stderr.contains("too few sessions"))

@@ -47,7 +47,8 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "configs": ["db", "format", "wide", "columns", "explain"],
         "config": ["db", "quiet"],
         "displays": ["db", "format", "quiet", "wide", "columns", "explain"],
-        "generate": ["sessions", "seed", "variants", "split", "assign", "containers", "format", "rate", "effect", "retry"],
+        "generate": ["sessions", "seed", "variants", "split", "assign", "containers", "format", "rate", "effect", "retry",
+                     "cross-arm-users", "missing-user", "whale"],
         "completions": [],
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
@@ -63,7 +64,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
     static let documentedDefaults: [(command: String, option: String, shown: String)] = [
         ("compare", "alpha", "0.05"), ("compare", "correction", "holm"), ("compare", "by", "variant"),
         ("compare", "split", "50/50"), ("compare", "format", "table"), ("compare", "metric", "all"),
-        ("compare", "tuning", "5000"), ("compare", "unit", "user when every compared session has a user, else session"),
+        ("compare", "tuning", "5000"), ("compare", "unit", "user (observed: users in both arms and sessions without a user left out and counted)"),
         ("generate", "sessions", "1000"), ("generate", "seed", "1"), ("generate", "rate", "60"),
         ("generate", "format", "ndjson"), ("generate", "containers", "none:2,scroll:2,table:1"),
         ("generate", "variants", "A=spring-press,B=expand-delayed-click"), ("generate", "assign", "user"),

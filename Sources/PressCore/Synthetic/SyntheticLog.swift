@@ -64,6 +64,16 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
     /// probability, `retryDelay` seconds after the lift. A retry may fail and be retried in turn.
     /// Retries come on top of `sessions`; 0 (the default) adds none and leaves the log unchanged.
     public var retryProbability: Double = 0
+    /// The share of users re-bucketed (`--cross-arm-users`, by user only): each session of such a
+    /// user draws its arm afresh, so the user meets both arms, as after a reinstall or a changed
+    /// allocation. 0 (the default) leaves the log unchanged.
+    public var crossArmUsers: Double = 0
+    /// The share of sessions logged without a user (`--missing-user`): a session drops its `user`
+    /// with this probability and keeps its user's arm, as a logged-out press does. 0: unchanged.
+    public var missingUser: Double = 0
+    /// The share of all sessions one user (the first, `s<seed>-u1`) makes (`--whale`); the others'
+    /// users are drawn uniformly from the rest. 0 (the default): every user drawn uniformly.
+    public var whaleShare: Double = 0
     /// Seconds from a failed press's lift to its retry's touch-down: uniform 0.2–1.5 s.
     public static let retryDelay = 0.2...1.5
     /// A tap this short (s) likely ends before any frame shows it: it may be retried.
@@ -127,6 +137,13 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
         if !(sampleRate >= 1 && sampleRate <= 1000) { throw SyntheticLogError("the sample rate must be 1–1000 Hz") }
         if !(meanTouchDownGap > 0) || sessionsPerUser < 1 { throw SyntheticLogError("bad session spacing") }
         if !(retryProbability >= 0 && retryProbability < 1) { throw SyntheticLogError("the retry probability must lie in [0, 1)") }
+        if !(crossArmUsers >= 0 && crossArmUsers <= 1) { throw SyntheticLogError("the share of users crossing arms must lie in [0, 1]") }
+        if crossArmUsers > 0 && assignment != .user {
+            throw SyntheticLogError("users cross arms only when arms are assigned per user (--assign user)")
+        }
+        if !(missingUser >= 0 && missingUser <= 1) { throw SyntheticLogError("the share of sessions without a user must lie in [0, 1]") }
+        if !(whaleShare >= 0 && whaleShare < 1) { throw SyntheticLogError("the heavy user's share of the sessions must lie in [0, 1)") }
+        if whaleShare > 0 && sessions < 2 * sessionsPerUser { throw SyntheticLogError("a heavy user needs at least two users: \(2 * sessionsPerUser) sessions or more") }
     }
 }
 
@@ -191,7 +208,12 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
     /// Stream numbers of `SplitMix64(seed:index:stream:)`: per session (index = the session's) the
     /// first three, per user (index = the user's) the last two.
     /// Retries draw from the last two, indexed by the retry's serial number.
-    enum Stream: UInt64 { case layout = 0, assignment = 1, finger = 2, userAssignment = 3, userTraits = 4, retry = 5, retryFinger = 6 }
+    /// The shapes of messy data draw from streams of their own (per user: crossing; per session:
+    /// anonymity, whale), so a log without them is the same as before they existed.
+    enum Stream: UInt64 {
+        case layout = 0, assignment = 1, finger = 2, userAssignment = 3, userTraits = 4, retry = 5, retryFinger = 6
+        case crossing = 7, anonymity = 8, whale = 9
+    }
 
     private var index = 0
     private var clock = 0
@@ -278,7 +300,11 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
 
         clock += Self.microseconds(layout.exponential(mean: c.meanTouchDownGap))
         let start = clock
-        let user = layout.below(perUser.count)
+        var user = layout.below(perUser.count)
+        if c.whaleShare > 0 {
+            var whale = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.whale.rawValue)
+            user = whale.nextUnit() < c.whaleShare ? 0 : 1 + whale.below(perUser.count - 1)
+        }
         perUser[user] += 1
         let container = c.containers[layout.index(weights: containerWeights)].container
         var axis: ScrollAxis? = nil
@@ -305,7 +331,8 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
             arm = assignment.index(weights: armWeights)
             behaviors = c.arms[arm].behaviors
         case .user:
-            arm = Self.userArm(user, seed: c.seed, weights: armWeights)
+            arm = Self.crosses(user, configuration: c) ? assignment.index(weights: armWeights)
+                : Self.userArm(user, seed: c.seed, weights: armWeights)
             var traitStream = SplitMix64(seed: c.seed, index: UInt64(user), stream: Stream.userTraits.rawValue)
             let user = UserTraits.draw(model, using: &traitStream)
             behaviors = c.arms[arm].behaviors.scalingDragOff(by: user.dragOffMultiplier)
@@ -324,9 +351,15 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
 
         let userID = c.user(user)
         let id = userID + "-" + Self.padded(perUser[user], width: 4)
+        var anonymous = false
+        if c.missingUser > 0 {
+            var anonymity = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.anonymity.rawValue)
+            anonymous = anonymity.nextUnit() < c.missingUser
+        }
+        var text: [SessionAttribute: String] = [.screen: screen, .appVersion: version]
+        if !anonymous { text[.user] = userID }
         let attributes = SessionAttributes(config: c.arms[arm].config, variant: c.arms[arm].variant, control: control,
-                                           frame: frame, container: container, scrollAxis: axis,
-                                           text: [.user: userID, .screen: screen, .appVersion: version])
+                                           frame: frame, container: container, scrollAxis: axis, text: text)
         let press = RetriedPress(user: user, arm: arm, down: down, frame: frame, container: container, axis: axis,
                                  attributes: attributes, behaviors: behaviors, fingers: fingers, traits: traits, id: id)
         return (SyntheticSession(id: id, attributes: attributes, arm: arm, behavior: behavior, traits: traits, samples: samples), press)
@@ -337,6 +370,14 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
     public static func userArm(_ user: Int, seed: UInt64, weights: [Double]) -> Int {
         var bucket = SplitMix64(seed: seed, index: UInt64(user), stream: Stream.userAssignment.rawValue)
         return bucket.index(weights: weights)
+    }
+
+    /// Whether user `user` (from 0) is one of the `crossArmUsers` share re-bucketed per session,
+    /// from the user's own crossing stream.
+    public static func crosses(_ user: Int, configuration c: SyntheticLogConfiguration) -> Bool {
+        guard c.crossArmUsers > 0 else { return false }
+        var draw = SplitMix64(seed: c.seed, index: UInt64(user), stream: Stream.crossing.rawValue)
+        return draw.nextUnit() < c.crossArmUsers
     }
 
     /// Samples `path` at the display rate: `began` at `start`, then one sample per interval from a

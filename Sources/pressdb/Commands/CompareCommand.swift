@@ -27,19 +27,23 @@ struct CompareCommand: ParsableCommand {
         (--rage-count ... --unseen-retry-window) as in 'pressdb report frustration'. Lower is
         better for everything but tap_rate.
 
-        Unit of analysis (--unit): users by default when every compared session has a user (and,
-        observed, no user has sessions in both arms), else sessions, and the output says why.
-        By user each user is one observation, as when variants are assigned per user: rates and
-        means are ratio metrics over users with the delta-method z-test (Deng, Knoblich & Lu
-        2018), the relative difference on the log scale, p50 and p90 by a bootstrap over users
-        (2000 resamples, seed 20240301), the sample ratio check on users, and in paired mode
-        the sessions of a user form one cluster (Obuchowski 1998 for rates). Below 100 users per
-        arm: no verdict. By session each session is one observation: rates get Newcombe's
-        interval and the two-proportion z-test (Fisher's exact test when a cell is below 5),
-        paired McNemar's test; means Welch's t-test, paired the paired t-test; p50 Mann-Whitney U
-        with the Hodges-Lehmann shift, paired Wilcoxon signed-rank; p90 order-statistic
-        intervals only, no test. Sessions of one user are alike, so analysing sessions when
-        users were randomized overstates significance.
+        Unit of analysis (--unit): users by default. Observed, the users seen in both arms
+        (multiple exposures) and the sessions without a user are left out of the analysis by
+        user and counted above the table; the sample ratio check counts the users left. Paired,
+        sessions when some have no user. --unit session assumes the variants were drawn per
+        session. By user each user is one observation, as when variants are assigned per user:
+        rates and means are ratio metrics over users with the delta-method z-test (Deng,
+        Knoblich & Lu 2018), the relative difference on the log scale, p50 and p90 by a
+        bootstrap over users (2000 resamples, seed 20240301), the sample ratio check on users,
+        and in paired mode the sessions of a user form one cluster (Obuchowski 1998 for rates).
+        Below 100 users per arm, or below 20 effective users (Kish's (sum x)^2/sum x^2: a few
+        heavy users carry the arm), a row gets no verdict and no p-value. By session each
+        session is one observation: rates get Newcombe's interval and the two-proportion z-test
+        (Fisher's exact test when a cell is below 5), paired McNemar's test; means Welch's
+        t-test, paired the paired t-test; p50 Mann-Whitney U with the Hodges-Lehmann shift,
+        paired Wilcoxon signed-rank; p90 order-statistic intervals only, no test. Sessions of
+        one user are alike, so analysing sessions when users were randomized overstates
+        significance.
 
         --sequential makes every interval a confidence sequence and every p-value always valid
         (Waudby-Smith et al. 2023, as GrowthBook ships it, tuned by --tuning): look at the
@@ -89,7 +93,7 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Replay the same sessions under configurations A and B and compare them pair by pair.")
     var paired: Bool
     @Option(value: "UNIT", help: "What counts as one observation",
-            defaultDescription: "user when every compared session has a user, else session")
+            defaultDescription: "user (observed: users in both arms and sessions without a user left out and counted)")
     var unit: AnalysisUnit?
     @Flag(help: "Confidence sequences and always-valid p-values, for looking at a running experiment as often as you like.")
     var sequential: Bool
@@ -202,8 +206,8 @@ struct CompareCommand: ParsableCommand {
         return "\(error)"
     }
 
-    /// The unit to analyse by (`UserCoverage.unit(asked:)`), a refusal as a usage error.
-    static func unit(_ asked: AnalysisUnit?, _ coverage: UserCoverage) throws -> (AnalysisUnit, String?) {
+    /// The unit to analyse by and its notes (`UserCoverage.unit(asked:)`), a refusal as a usage error.
+    static func unit(_ asked: AnalysisUnit?, _ coverage: UserCoverage) throws -> (AnalysisUnit, [String]) {
         do { return try coverage.unit(asked: asked) } catch { throw CLIError.usage(error.description) }
     }
 
@@ -228,7 +232,7 @@ struct CompareCommand: ParsableCommand {
             try reader.requireSessions(a, b)
             return try observedReport(a, b, by: by, coverage: try reader.userCoverage(a, b), asked: asked, metrics: metrics,
                                       split: split, correction: correction, configuration: configuration,
-                                      userArm: reader.userArm, sessionArm: reader.arm)
+                                      userArm: { try reader.userArm($0, other: $1, percentiles: $2) }, sessionArm: reader.arm)
         } catch let e as ComparisonError {
             let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
             throw CLIError.empty("\(e)\(filter)")
@@ -238,18 +242,23 @@ struct CompareCommand: ParsableCommand {
     }
 
     /// The observed report of arms `a` and `b` by the unit `unit(_:_:)` chooses from `coverage`,
-    /// with its notes; the arms come from `userArm(name, percentiles)` or `sessionArm(name)` — a
-    /// database's reader or a partial, the one path both take.
+    /// with its notes; the arms come from `userArm(name, other, percentiles)` (the users of arm
+    /// `name` not seen in arm `other`) or `sessionArm(name)` — a database's reader or a partial,
+    /// the one path both take.
     static func observedReport(_ a: String, _ b: String, by: String, coverage: UserCoverage, asked: AnalysisUnit?,
                                metrics: [ExperimentMetric], split: [Double]?, correction: MultipleComparisonCorrection,
-                               configuration: StatsConfiguration, userArm: (String, Bool) throws -> UserArm,
+                               configuration: StatsConfiguration, userArm: (String, String, Bool) throws -> UserArm,
                                sessionArm: (String) throws -> ObservedArm) throws -> (ExperimentReport, [String]) {
-        let (unit, why) = try Self.unit(asked, coverage)
-        var notes = why.map { [$0] } ?? []
+        var (unit, notes) = try Self.unit(asked, coverage)
         let report: ExperimentReport
         if unit == .user {
             let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
-            let usersA = try userArm(a, percentiles), usersB = try userArm(b, percentiles)
+            let usersA = try userArm(a, b, percentiles), usersB = try userArm(b, a, percentiles)
+            if let empty = [usersA, usersB].first(where: { $0.users == 0 }) {
+                throw CLIError.empty("\(by) '\(empty.name)' has no user to compare by: every session of it has no user or "
+                    + "belongs to a user seen in both arms (\(coverage.usersInBothArms) of \(counted(coverage.users, "user"))); "
+                    + "if the variants were drawn per session, compare with --unit session")
+            }
             report = try Experiment.observed(control: usersA, treatment: usersB, metrics: metrics, expectedSplit: split,
                                              correction: correction, configuration: configuration)
             notes.insert("\(by) \(a): \(counted(usersA.users, "user")), \(counted(usersA.sessions, "session")); "
@@ -277,7 +286,7 @@ struct CompareCommand: ParsableCommand {
         guard let configA = pairing.replayer.catalog.resolve(a) else { throw unknownConfiguration(a, pairing.replayer.catalog) }
         guard let configB = pairing.replayer.catalog.resolve(b) else { throw unknownConfiguration(b, pairing.replayer.catalog) }
         let summary: PairingSummary
-        let unit: AnalysisUnit, why: String?
+        let unit: AnalysisUnit, why: [String]
         do {
             summary = try database.writing { try pairing.prepare(control: configA, treatment: configB, equals: equals) }
             (unit, why) = try Self.unit(asked, try pairing.userCoverage(equals: equals))
@@ -295,7 +304,7 @@ struct CompareCommand: ParsableCommand {
             for u in summary.unpaired { notes.append("  \(u.session): \(u.reason)") }
             if summary.unpairedCount > summary.unpaired.count { notes.append("  … and \(summary.unpairedCount - summary.unpaired.count) more") }
         }
-        if let why { notes.append(why) }
+        notes += why
         guard summary.paired > 0 else {
             throw CLIError.empty("no session could be paired under \(a) and \(b)")
         }

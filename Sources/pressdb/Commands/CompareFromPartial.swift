@@ -24,7 +24,7 @@ extension CompareCommand {
                 : try partial.userCoverage(a, b, by: by, equals: equals)
             return try observedReport(a, b, by: by, coverage: coverage, asked: asked, metrics: metrics, split: split,
                                       correction: correction, configuration: configuration,
-                                      userArm: { try partial.userArm($0, by: by, equals: equals, percentiles: $1) },
+                                      userArm: { try partial.userArm($0, other: $1, by: by, equals: equals, percentiles: $2) },
                                       sessionArm: { try partial.observedArm($0, by: by, equals: equals) })
         } catch let e as ComparisonError {
             if case .badFilter = e { throw CLIError.usage("\(e)") }

@@ -44,6 +44,11 @@ struct GenerateCommand: ParsableCommand {
         share absorbs it; flick: within scroll containers), to build a log where the arms'
         fingers really differ, e.g. --effect B:drag_out=+0.05. KIND: drift, drag_out,
         drag_back, cancel, flick.
+        Messy experiment data, for 'pressdb compare': --cross-arm-users P re-buckets a share P
+        of the users per session (they meet both arms), --missing-user P drops the user of a
+        share P of the sessions, --whale SHARE gives one user that share of all sessions;
+        --split 90/10 makes the arms unequal. Each draws from its own random stream, so a log
+        without them is unchanged.
         """
     )
 
@@ -71,6 +76,16 @@ struct GenerateCommand: ParsableCommand {
     @Option(value: "P", help: "Probability that a likely failed press is pressed again (docs/generator.md)",
             discussion: "Retries come on top of --sessions.", rule: .within(0...0.99, "must lie between 0 and 0.99"))
     var retry = defaults.retryProbability
+    @Option(value: "P", help: "Share of users re-bucketed: each of their sessions draws its arm afresh, so they meet both arms",
+            discussion: "With --assign user; for compare's multiple exposures (docs/compare.md).",
+            rule: .within(0...1, "must lie between 0 and 1"))
+    var crossArmUsers = defaults.crossArmUsers
+    @Option(value: "P", help: "Share of sessions logged without a user (each keeps its user's arm)",
+            rule: .within(0...1, "must lie between 0 and 1"))
+    var missingUser = defaults.missingUser
+    @Option(value: "SHARE", help: "Share of all sessions made by one heavy user, s<seed>-u1",
+            rule: .within(0...0.99, "must lie between 0 and 0.99"))
+    var whale = defaults.whaleShare
 
     /// The generator's configuration the options describe.
     /// - Throws: `CLIError.usage` for a split or effect that does not fit the variants, or a
@@ -79,6 +94,9 @@ struct GenerateCommand: ParsableCommand {
         var c = SyntheticLogConfiguration(sessions: sessions, seed: seed, arms: variants, containers: containers,
                                           sampleRate: rate, assignment: assign)
         c.retryProbability = retry
+        c.crossArmUsers = crossArmUsers
+        c.missingUser = missingUser
+        c.whaleShare = whale
         if let split {
             let shares = split.split(separator: "/", omittingEmptySubsequences: false).map { Double($0) }
             guard shares.count == c.arms.count, shares.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else {
