@@ -305,6 +305,9 @@ private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=sprin
         #expect(try number(rows[0], "diff_low") == -1 && number(rows[0], "diff_high") == 1)
         let table = try Binary.run(["compare", "A", "B", "--db", db, "--metric", "cancel_rate", "--columns", "metric,p_value,p_adjusted,verdict"])
         #expect(table.stdout.contains("no verdict and no p-value are given"))
+        // With no p-value left, the note does not speak of an adjustment across 0 tests.
+        let notes = table.stdout + table.stderr
+        #expect(notes.contains("no p-values: no metric has a verdict") && !notes.contains("across 0 tests"), "\(notes)")
         let line = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("cancel_rate") })
         let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(cells == ["cancel_rate", "–", "–", "too few data"], "\(line)")

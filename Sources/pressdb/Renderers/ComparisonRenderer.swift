@@ -129,6 +129,7 @@ struct ComparisonRenderer {
         let m = report.rows.filter { $0.pValue != nil }.count
         let adjustment: String
         switch report.correction {
+        case _ where m == 0: adjustment = "no p-values: no metric has a verdict"
         case .none: adjustment = "p-values not adjusted for the \(counted(m, "test")) shown"
         case .holm: adjustment = "p-values adjusted across \(counted(m, "test")) by Holm–Bonferroni"
         case .benjaminiHochberg: adjustment = "p-values adjusted across \(counted(m, "test")) by Benjamini–Hochberg (false discovery rate)"
