@@ -74,6 +74,15 @@ package enum IngestTuning {
     /// WAL pages after which a commit checkpoints on the ingesting connection: seldom, so the
     /// index pages each commit rewrites are copied off this thread (`BackgroundCheckpoint`).
     package static let walCheckpointPages = 10_000
+
+    /// The ingesting connection's checkpoint interval, pages, for a page cache of `cacheKiB`:
+    /// `walCheckpointPages`, or four times the cache's pages when that is more. A commit writes
+    /// the index pages it touched, most of the cache on a large database, so with a fixed
+    /// interval every commit would checkpoint on the ingesting thread, copying and syncing there
+    /// what `BackgroundCheckpoint` copies off it. At the 256 MiB cap: 65,536 pages, 1 GiB of WAL.
+    package static func walCheckpointPages(cacheKiB: Int, pageKiB: Int) -> Int {
+        max(walCheckpointPages, 4 * max(cacheKiB, 0) / max(pageKiB, 1))
+    }
     /// Bytes of result lines a stream buffers before writing: one `write(2)` per megabyte.
     package static let streamBufferBytes = 1 << 20
 }

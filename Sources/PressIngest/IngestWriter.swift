@@ -188,13 +188,18 @@ final class IngestWriter: IngestSink {
 
     /// Sets the page cache to hold the `sessions.session` index of the database as it now is
     /// (`IngestTuning.cacheKiB(sessions:meanKeyBytes:)`), when that is at least 1 MiB more than
-    /// set: between transactions, so the pages cached stay. The run's end puts SQLite's back.
+    /// set, and the ingesting connection's checkpoint interval with it
+    /// (`IngestTuning.walCheckpointPages(cacheKiB:pageKiB:)`): between transactions, so the
+    /// pages cached stay. The run's end puts SQLite's values back.
     private func resizeCache() throws {
         let mean = keyCount > 0 ? Double(keyBytes) / Double(keyCount) : 0
         let kiB = IngestTuning.cacheKiB(sessions: sessionsStored, meanKeyBytes: mean)
         guard kiB >= cacheKiBSet + 1_024 else { return }
         try store.db.execute("PRAGMA cache_size = -\(kiB)")
         cacheKiBSet = kiB
+        let pageBytes = try store.db.prepare("PRAGMA page_size").scalarInt() ?? 4_096
+        let pages = IngestTuning.walCheckpointPages(cacheKiB: kiB, pageKiB: Int(pageBytes) / 1024)
+        try store.db.execute("PRAGMA wal_autocheckpoint = \(pages)")
     }
 
     // MARK: Rows

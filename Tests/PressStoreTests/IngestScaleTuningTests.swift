@@ -43,6 +43,14 @@ import PressCore
         #expect(IngestTuning.batchSeconds(forSessions: 5, batchSessions: 10_000, batchSeconds: 0.5) == 0.5)
     }
 
+    // 16 KiB pages: 38,710 KiB of cache is 2,419 pages, × 4 = 9,677, below the 10,000 floor;
+    // 130,263 KiB: 8,141 pages, × 4 = 32,565; the 262,144 KiB cap: 65,536.
+    @Test func checkpointIntervalOutgrowsOneCommitOfALargeDatabase() {
+        #expect(IngestTuning.walCheckpointPages(cacheKiB: 38_710, pageKiB: 16) == 10_000)
+        #expect(IngestTuning.walCheckpointPages(cacheKiB: 130_263, pageKiB: 16) == 32_565)
+        #expect(IngestTuning.walCheckpointPages(cacheKiB: 262_144, pageKiB: 16) == 65_536)
+    }
+
     /// A store whose largest `sessions.id` is `largestID`, its one session named `stored-before`
     /// (13 bytes).
     static func store(largestID: Int) throws -> Store {
@@ -59,10 +67,24 @@ import PressCore
     @Test func ingestWriterSizesTheCacheFromTheStoredSessions() throws {
         let store = try Self.store(largestID: 1_000_000)
         let before = try store.db.prepare("PRAGMA cache_size").scalarInt()
+        let interval = try store.db.prepare("PRAGMA wal_autocheckpoint").scalarInt()
         let writer = try IngestWriter(store: store, options: IngestOptions())
         #expect(try store.db.prepare("PRAGMA cache_size").scalarInt() == -36_269)
+        // 36,269 KiB / 16 KiB = 2,266 pages, × 4 = 9,067: the 10,000 floor.
+        #expect(try store.db.prepare("PRAGMA wal_autocheckpoint").scalarInt() == 10_000)
         writer.end(committing: false)
         #expect(try store.db.prepare("PRAGMA cache_size").scalarInt() == before)
+        #expect(try store.db.prepare("PRAGMA wal_autocheckpoint").scalarInt() == interval)
+    }
+
+    // Largest id 4,000,000, ids of 13 bytes: 23 × 1.25 × 4e6 / 1,024 = 112,304.7 → 112,305 KiB,
+    // + 8,192 = 120,497 KiB; its 7,531 pages of 16 KiB × 4 = 30,124 pages between checkpoints.
+    @Test func ingestWriterWidensTheCheckpointIntervalForALargeDatabase() throws {
+        let store = try Self.store(largestID: 4_000_000)
+        let writer = try IngestWriter(store: store, options: IngestOptions())
+        #expect(try store.db.prepare("PRAGMA cache_size").scalarInt() == -120_497)
+        #expect(try store.db.prepare("PRAGMA wal_autocheckpoint").scalarInt() == 30_124)
+        writer.end(committing: false)
     }
 
     // One stored session: the floor, as before issue 41.
