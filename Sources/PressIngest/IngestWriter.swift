@@ -34,13 +34,21 @@ final class IngestWriter: IngestSink {
     /// The sessions in the database, as its largest `sessions.id` when the run began plus the
     /// sessions the run has stored (`IngestOptions.batchFraction`).
     private var sessionsStored = 0
+    /// Bytes and count of the session ids the cache's size is estimated from: a sample of the
+    /// stored ones when the run began, then every id the run stores.
+    private var keyBytes = 0
+    private var keyCount = 0
+    /// The page cache's size as last set, KiB (`resizeCache`).
+    private(set) var cacheKiBSet = IngestTuning.cacheKiB
     private var batchStart = ContinuousClock.now
     private(set) var isOpen = true
 
-    /// SQLite's page cache while a run is open, KiB (SQLite's default is 2,000 KiB). The
+    /// SQLite's page cache when a run opens, KiB (SQLite's default is 2,000 KiB). The
     /// `sessions.session` index takes keys in no particular order; with the default cache its
-    /// pages are read again and again once the index outgrows it. Peak memory stays flat with
-    /// the number of sessions. `IngestTuning.cacheKiB`.
+    /// pages are read again and again once the index outgrows it. Once the database holds some
+    /// 270,000 sessions the cache grows with the index, at most to `IngestTuning.maxCacheKiB`
+    /// (`resizeCache`): memory then grows with the database, so cost per session need not.
+    /// `IngestTuning.cacheKiB`.
     static var cacheKiB: Int { IngestTuning.cacheKiB }
 
     /// WAL pages after which a commit of the run checkpoints on the ingesting connection
@@ -112,6 +120,8 @@ final class IngestWriter: IngestSink {
         do {
             // At most 2^53 (a Double holds it exactly, and `insert` can count on from it).
             sessionsStored = Int(min(try store.largestSessionID(), 1 << 53))
+            (keyBytes, keyCount) = try store.recentSessionKeyBytes()
+            try resizeCache()
             try store.db.begin()
             try store.stampIngestTime()
         } catch { end(committing: false); throw error }
@@ -147,13 +157,16 @@ final class IngestWriter: IngestSink {
     // MARK: Batches
 
     /// Whether the batch is due: `batchSessions` new sessions or `batchFraction` of the
-    /// database's, whichever is more, or `batchSeconds` since it began (never with `strict`).
+    /// database's, whichever is more, or `batchSeconds` since it began, longer for a larger
+    /// batch (`IngestTuning.batchSeconds(forSessions:…)`; never with `strict`).
     func batchIsDue(_ options: IngestOptions) -> Bool {
         guard !strict, !options.checkOnly else { return false }
         let elapsed = ContinuousClock.now - batchStart
         let fraction = options.batchFraction.isFinite ? min(max(options.batchFraction, 0), 1) : 0
         let size = max(options.batchSessions, Int(Double(sessionsStored) * fraction))
-        return sessionsInBatch >= size || elapsed > .milliseconds(Int64(options.batchSeconds * 1000))
+        let seconds = IngestTuning.batchSeconds(forSessions: size, batchSessions: options.batchSessions,
+                                                batchSeconds: options.batchSeconds)
+        return sessionsInBatch >= size || elapsed > .milliseconds(Int64(seconds * 1000))
     }
 
     /// Commits the batch (letting another writer take its turn), then calls `committed`, then
@@ -166,10 +179,27 @@ final class IngestWriter: IngestSink {
             pagesAtLastCheckpoint = store.db.pagesWritten
         }
         committed()
+        try resizeCache()
         try store.db.begin()
         try store.stampIngestTime()
         sessionsInBatch = 0
         batchStart = ContinuousClock.now
+    }
+
+    /// Sets the page cache to hold the `sessions.session` index of the database as it now is
+    /// (`IngestTuning.cacheKiB(sessions:meanKeyBytes:)`), when that is at least 1 MiB more than
+    /// set, and the ingesting connection's checkpoint interval with it
+    /// (`IngestTuning.walCheckpointPages(cacheKiB:pageKiB:)`): between transactions, so the
+    /// pages cached stay. The run's end puts SQLite's values back.
+    private func resizeCache() throws {
+        let mean = keyCount > 0 ? Double(keyBytes) / Double(keyCount) : 0
+        let kiB = IngestTuning.cacheKiB(sessions: sessionsStored, meanKeyBytes: mean)
+        guard kiB >= cacheKiBSet + 1_024 else { return }
+        try store.db.execute("PRAGMA cache_size = -\(kiB)")
+        cacheKiBSet = kiB
+        let pageBytes = try store.db.prepare("PRAGMA page_size").scalarInt() ?? 4_096
+        let pages = IngestTuning.walCheckpointPages(cacheKiB: kiB, pageKiB: Int(pageBytes) / 1024)
+        try store.db.execute("PRAGMA wal_autocheckpoint = \(pages)")
     }
 
     // MARK: Rows
@@ -191,7 +221,7 @@ final class IngestWriter: IngestSink {
     /// Stores a complete session: its new `sessions.id`, or nil when the id is stored already.
     func insert(_ s: AssembledSession) throws -> Int64? {
         let id = try store.insertSession(s, resultsWrittenFresh: replaysStoredSessions)
-        if id != nil { sessionsInBatch += 1; sessionsStored += 1 }
+        if id != nil { sessionsInBatch += 1; sessionsStored += 1; keyBytes += s.id.utf8.count; keyCount += 1 }
         return id
     }
 

@@ -335,6 +335,18 @@ public final class Store {
     /// `sessionCount` reads them all. New sessions take ids above it (sqlite.org/autoinc.html).
     package func largestSessionID() throws -> Int64 { try cached("SELECT max(id) FROM sessions").scalarInt() ?? 0 }
 
+    /// The bytes and the count of the last (at most) 1,000 stored session ids: what an ingest
+    /// estimates the `sessions.session` index's entries from. Reads the table's last pages only.
+    package func recentSessionKeyBytes() throws -> (bytes: Int, count: Int) {
+        let s = try cached("""
+            SELECT coalesce(sum(length(CAST(session AS BLOB))), 0), count(*)
+            FROM (SELECT session FROM sessions ORDER BY id DESC LIMIT 1000)
+            """)
+        defer { s.reset() }
+        guard try s.step() else { return (0, 0) }
+        return (s.int(0), s.int(1))
+    }
+
     /// Reads stored sessions matching `filter`, in `id` order, one at a time.
     public func sessions(_ filter: SessionFilter = SessionFilter()) throws -> SessionCursor {
         let (whereClause, values) = selection(filter)
