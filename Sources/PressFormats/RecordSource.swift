@@ -232,7 +232,10 @@ public final class ByteInput {
                 if lineEnd - lineStart > maxLineBytes { return try longLineFound(lineStart) }
                 // Past line 1 and without origins the line is as found (no call).
                 if lineNumber == 1 || framesOrigins {
-                    if lineNumber == 1, !framesOrigins, memchr(buffer + lineStart, 0x0D, lineEnd - lineStart) != nil {
+                    // CR line ends only when this LF ends what was read (a CR-only file with a final
+                    // LF); a CR inside the first line of a file of LF lines is the line's own byte.
+                    if lineNumber == 1, !framesOrigins, memchr(buffer + lineStart, 0x0D, lineEnd - lineStart) != nil,
+                       onlyBlanksFollow(start) {
                         return try restartAtCR(lineStart, yieldingBeforeWait: yieldingBeforeWait)
                     }
                     return try withoutByteOrderMark(lineStart, lineEnd)
@@ -240,9 +243,9 @@ public final class ByteInput {
                 return UnsafeBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
             }
             // The end of the buffer cut a line: a lone CR in it (not the last byte, which a LF
-            // may follow) means CR line ends.
+            // may follow) means CR line ends, but only while no LF has ended a line.
             let cutFrom = max(start, scanFrom - 1)
-            if !framesOrigins, !skippingLongLine, end - cutFrom > 1,
+            if lineNumber == 0, !framesOrigins, !skippingLongLine, end - cutFrom > 1,
                memchr(buffer + cutFrom, 0x0D, end - cutFrom - 1) != nil {
                 return try restartAtCR(start, yieldingBeforeWait: yieldingBeforeWait)
             }
@@ -260,6 +263,17 @@ public final class ByteInput {
             }
             scanFrom = start + scanned
         }
+    }
+
+    /// Whether nothing but blanks and line ends follows `from` in what has been read: the LF
+    /// that ended the first line ended the input read so far (nothing more is read, so a pipe
+    /// does not hold back the first line).
+    @inline(never)
+    private func onlyBlanksFollow(_ from: Int) -> Bool {
+        for k in from..<end where buffer[k] != 0x20 && buffer[k] != 0x09 && buffer[k] != 0x0A && buffer[k] != 0x0D {
+            return false
+        }
+        return true
     }
 
     /// Switches to CR line ends and reads again from `lineStart` (the current line's start,

@@ -30,10 +30,34 @@ import PressCore
     }
 
     @Test func carriageReturnLineFeedStaysOneLineEndOnceCarriageReturnsEndLines() throws {
-        // Line 1 holds a lone CR, so CRs end lines; CR LF is still one end, and LF alone too.
-        let got = try Self.lines(ByteInput(text: "a\rb\r\nc\nd\r", name: "m"))
-        #expect(got.map(\.0) == ["a", "b", "c", "d"])
-        #expect(got.map(\.1) == [1, 2, 3, 4])
+        // A CR-only file with a final CR LF: the first LF ends the input, so CRs end lines, and
+        // CR LF is still one end.
+        let got = try Self.lines(ByteInput(text: "a\rb\rc\r\n", name: "m"))
+        #expect(got.map(\.0) == ["a", "b", "c"])
+        #expect(got.map(\.1) == [1, 2, 3])
+    }
+
+    @Test func aCarriageReturnInsideTheFirstLineOfALineFeedFileStaysInIt() throws {
+        // A CR as JSON whitespace in line 1, LF lines after it: the CR is the line's own byte.
+        let got = try Self.lines(ByteInput(text: "{\"a\":\r1}\n{\"b\":2}\n", name: "m"))
+        #expect(got.map(\.0) == ["{\"a\":\r1}", "{\"b\":2}"])
+        #expect(got.map(\.1) == [1, 2])
+    }
+
+    /// An LF file with a CR inside the line a 1 MiB read cuts: once an LF has ended a line, a
+    /// CR no longer switches the line ends, so no line is split and every number holds.
+    @Test func aCarriageReturnInALineCutByAReadOfALineFeedFileStaysInIt() throws {
+        var bytes: [UInt8] = []
+        var k = 0
+        while bytes.count < (1 << 20) - 8 { k += 1; bytes += Array("line \(k)\n".utf8) }
+        bytes += Array("cut\rthrough the read's end\n".utf8)   // spans byte 1,048,576
+        bytes += Array("last\n".utf8)
+        let path = try Self.file(bytes)
+        defer { unlink(path) }
+        let got = try Self.lines(ByteInput(path: path))
+        #expect(got.count == k + 2)
+        #expect(got.dropLast().last?.0 == "cut\rthrough the read's end" && got.dropLast().last?.1 == k + 1)
+        #expect(got.last?.0 == "last" && got.last?.1 == k + 2)
     }
 
     @Test func lineFeedFilesKeepACarriageReturnInsideNoLine() throws {
