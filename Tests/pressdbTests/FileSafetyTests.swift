@@ -53,6 +53,24 @@ import Synchronization
     /// `report --out /dev/full` turned /dev/full into a regular file. A character device is now
     /// written into as `>` would: /dev/full fails with ENOSPC (status 1, one line) and stays a
     /// device; /dev/null takes the output.
+    /// The demo writes its log beside the database as `<stem>-log.ndjson`; a file already there
+    /// (or a link by that name) is the user's: the demo refuses and leaves it as it was.
+    @Test func theDemoNeverReplacesAFileWhereItsLogWouldGo() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("new-log.ndjson").path
+        try "precious\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("new.sqlite").path
+        let r = try Binary.run(["demo", "--db", db, "--sessions", "200", "--quiet"])
+        #expect(r.status == 2 && r.stderr.contains("new-log.ndjson already exists"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "precious\n")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let dangling = dir.appendingPathComponent("other-log.ndjson").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.appendingPathComponent("elsewhere").path)
+        let linked = try Binary.run(["demo", "--db", dir.appendingPathComponent("other.sqlite").path, "--sessions", "200", "--quiet"])
+        #expect(linked.status == 2 && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("elsewhere").path))
+    }
+
     @Test func characterDevicesAreWrittenIntoNotReplaced() throws {
         guard Self.fileType("/dev/full") == S_IFCHR else { return }  // Not in this sandbox.
         let (dir, db) = try Self.database()

@@ -74,6 +74,10 @@ struct DemoCommand: ParsableCommand {
             folder = dir.path
         }
         let logPath = (dbPath as NSString).deletingPathExtension + "-log.ndjson"
+        // The log goes beside the database: a file already there is someone's, never replaced.
+        guard !fm.fileExists(atPath: logPath), (try? fm.destinationOfSymbolicLink(atPath: logPath)) == nil else {
+            throw CLIError.usage("\(logPath) already exists; the demo writes its log there (give another --db path, or move it)")
+        }
         func say(_ s: String) { if !quiet { printError(s) } }
 
         // 1. A synthetic log, written beside the database so it can be looked at.
@@ -87,9 +91,10 @@ struct DemoCommand: ParsableCommand {
         ])
         let configuration = try generate.logConfiguration()
         let log = try SyntheticLog(configuration)
-        guard fm.createFile(atPath: logPath, contents: nil), let out = FileHandle(forWritingAtPath: logPath) else {
-            throw CLIError.failure("cannot write \(logPath)")
-        }
+        // O_EXCL: created here or not at all, so a file made since the check is not replaced either.
+        let fd = open(logPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CLIError.failure("cannot create \(logPath): \(String(cString: strerror(errno)))") }
+        let out = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var writer = TouchLogWriter(format: .ndjson, capacity: 1 << 20)
         var records = 0, generated = 0, retries = 0
         let progress = Progress("generate", unit: .sessions, total: sessions, enabled: Progress.shown(quiet: quiet))
