@@ -31,6 +31,7 @@ func topHelp(width: Int = HelpRow.width) -> String {
         3  finished, but some input was rejected (kept in the database's rejects table)
         4  nothing to work on (empty database, or a filter that matches nothing)
       130  interrupted by Ctrl-C after committing what was whole (re-run the same command to finish)
+      143  ended by SIGTERM, as by Ctrl-C
     A reader that stops early (pressdb report sessions | head) ends a command quietly, with status 0.
 
     ENVIRONMENT:
