@@ -19,12 +19,15 @@ public struct PressLogError: Error, CustomStringConvertible, Sendable {
 
 /// NDJSON files in one directory: `<name>.ndjson` is appended to; rotated, it becomes
 /// `<name>-<8-digit number>.ndjson` (numbers increasing, so names sort in the order written),
-/// which `finishedFiles()` lists for shipping: a file is shipped, then deleted, by the app.
+/// which `finishedFiles()` lists for shipping: a file is shipped, then deleted, by the app. The
+/// last number used is kept in `<name>.last-number`, so a name is never used twice even after
+/// every shipped file is deleted (a server storing uploads by name would replace one).
 ///
 /// Appends cannot tear more than the last line: every write is whole lines, to a descriptor
 /// opened with `O_APPEND`, so a crash or power loss mid-write leaves at most one partial line at
 /// the end; opening a file whose last byte is not a newline ends that line first, so the torn
-/// line stays one line (`pressdb ingest` rejects it alone) and the lines after it are whole.
+/// line stays one line (`pressdb ingest` rejects it alone) and the lines after it are whole; a
+/// write that fails part-way (a full disk) is ended the same way before the next one.
 /// Rotation renames after an `fsync`, so a shipped file is complete.
 public final class PressLogFiles: PressLogOutput {
     public struct Options: Sendable {
@@ -44,6 +47,10 @@ public final class PressLogFiles: PressLogOutput {
     private var fd: Int32 = -1
     private var bytes = 0
     private var openedAt = 0.0
+    /// A write failed part-way: the file ends inside a line, to be ended before the next write.
+    private var endsInsideALine = false
+    /// `write(2)`; tests give one that fails part-way.
+    var systemWrite: (Int32, UnsafeRawPointer, Int) -> Int = { Glibc_write($0, $1, $2) }
     /// The clock ages are measured on, seconds (monotonic by default; tests give their own).
     private let now: () -> Double
 
@@ -90,6 +97,7 @@ public final class PressLogFiles: PressLogOutput {
     public func write(_ lines: [UInt8]) throws {
         if lines.isEmpty { return }
         if bytes > 0, bytes >= options.maximumBytes || now() - openedAt >= options.maximumAge { try rotate() }
+        if endsInsideALine { try writeAll([0x0A]) }
         try writeAll(lines)
     }
 
@@ -97,15 +105,20 @@ public final class PressLogFiles: PressLogOutput {
         try data.withUnsafeBytes { b in
             var done = 0
             while done < b.count {
-                let n = Glibc_write(fd, b.baseAddress! + done, b.count - done)
+                let n = systemWrite(fd, b.baseAddress! + done, b.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw PressLogError(activePath, "cannot write")
+                    let error = PressLogError(activePath, "cannot write")
+                    // What was written stays: the file ends inside a line only if some was.
+                    bytes += done
+                    if done > 0, b[done - 1] != 0x0A { endsInsideALine = true }
+                    throw error
                 }
                 done += n
             }
         }
         bytes += data.count
+        endsInsideALine = false
     }
 
     /// Makes the active file a finished one (when it holds anything) and starts a new one.
@@ -115,8 +128,11 @@ public final class PressLogFiles: PressLogOutput {
         _ = fsync(fd)
         close(fd)
         fd = -1
-        let target = "\(options.directory)/\(options.name)-\(Self.padded(nextNumber())).ndjson"
+        let number = nextNumber()
+        let target = "\(options.directory)/\(options.name)-\(Self.padded(number)).ndjson"
         guard rename(path, target) == 0 else { throw PressLogError(path, "cannot rename to \(target)") }
+        recordLastNumber(number)
+        endsInsideALine = false
         try openActive()
     }
 
@@ -125,7 +141,32 @@ public final class PressLogFiles: PressLogOutput {
         numbered().map { "\(options.directory)/\(options.name)-\(Self.padded($0)).ndjson" }
     }
 
-    private func nextNumber() -> Int { (numbered().last ?? 0) + 1 }
+    private func nextNumber() -> Int { max(numbered().last ?? 0, lastNumberRecorded()) + 1 }
+
+    private var lastNumberPath: String { "\(options.directory)/\(options.name).last-number" }
+
+    /// The number `recordLastNumber` kept, 0 when none (or unreadable: the files present still count).
+    private func lastNumberRecorded() -> Int {
+        let fd = open(lastNumberPath, O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var digits = [UInt8](repeating: 0, count: 32)
+        let n = read(fd, &digits, digits.count)
+        guard n > 0 else { return 0 }
+        return Int(String(decoding: digits[..<n], as: UTF8.self).filter(\.isNumber)) ?? 0
+    }
+
+    /// Keeps `number` for the next process (written beside, then renamed: never half a number).
+    private func recordLastNumber(_ number: Int) {
+        let temporary = lastNumberPath + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { return }
+        let text = Array("\(number)\n".utf8)
+        let written = text.withUnsafeBytes { Glibc_write(fd, $0.baseAddress!, $0.count) }
+        _ = fsync(fd)
+        close(fd)
+        if written == text.count { _ = rename(temporary, lastNumberPath) } else { _ = unlink(temporary) }
+    }
 
     /// The numbers of the rotated files present, ascending.
     private func numbered() -> [Int] {

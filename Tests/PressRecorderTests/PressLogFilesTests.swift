@@ -51,6 +51,45 @@ final class TestClock: @unchecked Sendable {
         #expect(files.finishedFiles().count == before + 1)
     }
 
+    /// docs/recording.md: the app deletes each file once shipped. The next rotation must not
+    /// use a name again (a server storing uploads by name would replace the first upload).
+    @Test func namesAreNotReusedAfterShippedFilesAreDeleted() throws {
+        let dir = try directory()
+        var o = PressLogFiles.Options(directory: dir)
+        o.maximumBytes = 1
+        let files = try PressLogFiles(options: o)
+        try files.write(Array("1\n".utf8)); try files.write(Array("2\n".utf8))   // rotates 1
+        for f in files.finishedFiles() { try FileManager.default.removeItem(atPath: f) }
+        try files.write(Array("3\n".utf8))                                         // rotates 2
+        #expect(files.finishedFiles().map { ($0 as NSString).lastPathComponent } == ["presses-00000002.ndjson"])
+        for f in files.finishedFiles() { try FileManager.default.removeItem(atPath: f) }
+        // A new process (the app restarted) goes on from the number kept, not from 1.
+        let again = try PressLogFiles(options: o)
+        try again.write(Array("4\n".utf8))                                          // rotates 3
+        #expect(again.finishedFiles().map { ($0 as NSString).lastPathComponent } == ["presses-00000003.ndjson"])
+        #expect(try contents(again.finishedFiles()[0]) == "3\n")
+    }
+
+    /// A write that fails part-way (a full disk) leaves half a line; the next write ends it
+    /// first, so the torn line stays one line and the next is whole.
+    @Test func aWriteThatFailsPartWayLeavesOneTornLine() throws {
+        let dir = try directory()
+        let files = try PressLogFiles(options: PressLogFiles.Options(directory: dir))
+        try files.write(Array("{\"session\":\"a\"}\n".utf8))
+        var calls = 0
+        files.systemWrite = { fd, p, n in
+            calls += 1
+            if calls == 1 { return write(fd, p, min(n, 5)) }   // 5 bytes, then the disk is full
+            errno = ENOSPC
+            return -1
+        }
+        #expect(throws: PressLogError.self) { try files.write(Array("{\"session\":\"b\"}\n".utf8)) }
+        files.systemWrite = { fd, p, n in write(fd, p, n) }
+        try files.write(Array("{\"session\":\"c\"}\n".utf8))
+        let lines = try contents(files.activePath).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines == [#"{"session":"a"}"#, #"{"ses"#, #"{"session":"c"}"#, ""])   // the first 5 bytes of b's line
+    }
+
     @Test func aTornLastLineStaysOneLine() throws {
         let dir = try directory()
         let path = "\(dir)/presses.ndjson"
