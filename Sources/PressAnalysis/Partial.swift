@@ -59,17 +59,21 @@ extension SessionTally {
     }
 
     /// Why these counts cannot be one set of sessions, or nil when they can: no event is counted
-    /// in more sessions than there are, and no histogram holds more latencies than sessions
-    /// (each session has at most one of each).
+    /// in more sessions than there are, no histogram holds more latencies than sessions (each
+    /// session has at most one of each), and every latency is a finite time from touch-down, so
+    /// not negative.
     public var inconsistency: String? {
         for (name, n) in zip(Partial.eventNames, events) where n > sessions {
             return "\(n) sessions with \(name) among \(sessions) sessions"
         }
         for (name, h) in [("feedback_latency_ms", feedbackLatencyMs), ("action_latency_ms", actionLatencyMs)] {
+            if let bad = h.keys.first(where: { !($0.isFinite && $0 >= 0) }) {
+                return "a \(name) of \(bad), but a latency is a finite time after touch-down (0 or more)"
+            }
             var total = 0
             for c in h.values {
                 let (t, overflow) = total.addingReportingOverflow(c)
-                guard !overflow, t <= sessions else { return "\(name) counts more latencies than its \(sessions) sessions" }
+                guard !overflow, t <= sessions else { return "more \(name) values than its \(sessions) sessions" }
                 total = t
             }
         }

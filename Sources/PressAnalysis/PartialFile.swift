@@ -140,7 +140,7 @@ extension Partial {
                     guard let j = f["release_jump_pt_max"], j.kind == .number else { throw fail("release_jump_pt_max must be a number") }
                     tally.releaseJumpPtMax = j.number
                 }
-                if let problem = tally.inconsistency { throw fail("a cell counts \(problem)") }
+                if let problem = tally.inconsistency { throw fail("a cell holds \(problem)") }
                 return (key, tally)
             }
 

@@ -60,7 +60,14 @@ import Testing
     /// More latencies than sessions: each session has at most one feedback latency.
     @Test func moreLatenciesThanSessions() throws {
         try Self.expectRefused(Self.partial([("A", "2", "1", "[[16.7,3]]"), ("B", "1", "1", "[]")]),
-                               "latencies", contains: "feedback_latency_ms counts more latencies than its 2 sessions")
+                               "latencies", contains: "more feedback_latency_ms values than its 2 sessions")
+    }
+
+    /// A latency is a time after touch-down: a negative one (a p50 of -1000000 ms was printed)
+    /// is refused.
+    @Test func negativeLatencies() throws {
+        try Self.expectRefused(Self.partial([("A", "2", "1", "[[-1000000,1]]"), ("B", "1", "1", "[]")]),
+                               "negative latency", contains: "a feedback_latency_ms of -1000000.0")
     }
 
     /// Each partial valid alone (2^52 sessions): merged, more than a partial holds; a comparison
