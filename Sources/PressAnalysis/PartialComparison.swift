@@ -110,8 +110,13 @@ extension Partial {
     public func userArm(_ name: String, other: String? = nil, by: String, equals: [String: String] = [:],
                         percentiles: Bool = true) throws -> UserArm {
         let cells = try userCells(name, by: by, equals: equals)
-        guard !cells.isEmpty else {
-            throw ComparisonError.emptyArm(name: name, by: by, available: try comparisonGroups(by: by, equals: equals))
+        if cells.isEmpty {
+            // An arm with sessions but no user cell is an arm of 0 users (as the database's
+            // reader gives it, so the command says why); an arm with no session at all is empty.
+            let groups = try comparisonGroups(by: by, equals: equals)
+            guard groups.contains(where: { $0.name == name }) else {
+                throw ComparisonError.emptyArm(name: name, by: by, available: groups)
+            }
         }
         let crossed = try other.map { Set(try userCells($0, by: by, equals: equals).map(\.user)) } ?? []
         let ordered = cells.filter { !crossed.contains($0.user) }.map(\.tally)

@@ -325,4 +325,15 @@ private let aaLog = ["--sessions", "6000", "--seed", "5", "--variants", "A=sprin
         #expect(fromDB.status == 0 && fromDB.stderr.contains("seen in both arms") && fromDB.stderr.contains("without a user"))
         #expect(fromPartial.stdout == fromDB.stdout && fromPartial.stderr == fromDB.stderr)
     }
+    // No session has a user: a partial says what the database says (no user to compare by,
+    // status 4), not that the arm has no sessions while listing its sessions.
+    @Test func partialWithoutUsersSaysWhatTheDatabaseSays() throws {
+        let db = try database(["--sessions", "200", "--seed", "5", "--missing-user", "1"])
+        let partial = try Binary.temporaryDirectory().appendingPathComponent("p.json").path
+        #expect(try Binary.run(["aggregate", "--db", db, "--out", partial]).status == 0)
+        let fromDB = try Binary.run(["compare", "A", "B", "--db", db])
+        let fromPartial = try Binary.run(["compare", "A", "B", "--from", partial])
+        #expect(fromDB.status == 4 && fromDB.stderr.contains("has no user to compare by"), "\(fromDB.stderr)")
+        #expect(fromPartial.status == 4 && fromPartial.stderr == fromDB.stderr, "\(fromPartial.stderr)")
+    }
 }
