@@ -55,13 +55,23 @@ public struct TimeUnitCheck: Hashable, Sendable {
         return gap < 1e3 ? "ms" : gap < 1e6 ? "us" : "ns"
     }
 
-    /// The warning to print, or nil.
-    public var warning: String? {
+    /// The warning to print, or nil, for times read in seconds.
+    public var warning: String? { warning(timeUnitGiven: nil) }
+
+    /// The warning to print, or nil; `timeUnitGiven`, the `--time-unit` the times were read in
+    /// (nil or "s": seconds). With a unit given, no other unit is suggested: the times are wrong
+    /// in a way no unit of ours explains, so the message says to check the unit of t.
+    public func warning(timeUnitGiven: String?) -> String? {
         guard let unit = likelyUnit, let gap = medianSuspectGap else { return nil }
+        let evidence = "\(suspect) of \(sessions) sessions last \(Int(Self.suspectDuration)) s or more with samples "
+            + "\(Int(Self.suspectGap)) s or more apart (median \(JSONText.number((gap * 1000).rounded() / 1000)) s, "
+            + "a finger is sampled 60-240 times a second)"
+        if let given = timeUnitGiven, given != "s" {
+            return "warning: read with --time-unit \(given), the times are still too far apart: \(evidence); "
+                + "check the unit of t"
+        }
         let name = ["ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"][unit]!
-        return "warning: the times look like \(name), not seconds: \(suspect) of \(sessions) sessions last "
-            + "\(Int(Self.suspectDuration)) s or more with samples \(Int(Self.suspectGap)) s or more apart "
-            + "(median \(JSONText.number((gap * 1000).rounded() / 1000)) s, a finger is sampled 60-240 times a second); "
+        return "warning: the times look like \(name), not seconds: \(evidence); "
             + "if t is in \(name), ingest again with --time-unit \(unit)"
     }
 }

@@ -95,6 +95,10 @@ import Testing
         // Median of 81 and 33.33…: (81 + 100/3) / 2 = 57.1666… s.
         #expect(abs(ms.medianSuspectGap! - (81 + 100.0 / 3) / 2) < 1e-9)
         #expect(ms.warning!.contains("milliseconds") && ms.warning!.contains("--time-unit ms"))
+        // Read with --time-unit ns already, the same times suggest no unit: t's unit is checked.
+        let given = ms.warning(timeUnitGiven: "ns")!
+        #expect(given.contains("read with --time-unit ns") && given.contains("check the unit of t") && !given.contains("ingest again"))
+        #expect(ms.warning(timeUnitGiven: "s") == ms.warning)
         var s = TimeUnitCheck()
         s.observe(session([1, 1.016, 1.1]))
         s.observe(session([10, 15]))   // a 5 s hold: not 10 s long

@@ -238,7 +238,7 @@ struct IngestCommand: ParsableCommand {
             if rejectCount > shown.count {
                 lines.append("… and \(rejectCount - shown.count) more (see the rejects table)")
             }
-            if let warning = summary.timeUnits.warning {
+            if let warning = summary.timeUnits.warning(timeUnitGiven: timeUnit.rawValue) {
                 lines.append(warning + " (into a new database: these sessions are stored as read)")
             }
             lines.append(Self.summaryLine(summary, controlRecords: reading.controlRecords, seconds: Self.seconds(ContinuousClock.now - started)))
@@ -268,7 +268,7 @@ struct IngestCommand: ParsableCommand {
         if summary.rejects > min(summary.firstRejects.count, Self.rejectMessagesShown) {
             lines.append("… and \(summary.rejects - min(summary.firstRejects.count, Self.rejectMessagesShown)) more rejects")
         }
-        if let warning = summary.timeUnits.warning { lines.append(warning) }
+        if let warning = summary.timeUnits.warning(timeUnitGiven: timeUnit.rawValue) { lines.append(warning) }
         // Configurations named and not known (a preset, or one the database has): the replay
         // of an ingest would leave their sessions unreplayed.
         let known = (try? ConfigurationCatalog(store: store)).map { Array($0.current.keys) }
