@@ -106,8 +106,17 @@ class SparkJobTests(unittest.TestCase):
         self.assertEqual(sum(row["sessions"] for row in json.loads(summary)), 2400 + 150)
 
     def test_merged_partial_is_the_database_aggregate(self):
+        # The counts are the database's, cell for cell; what each partial summarises (its
+        # sources: the partitions' standard input against the database's files) differs by
+        # construction, so it is checked on its own: every session is accounted for once.
         with open(os.path.join(self.out, "partial.json")) as f:
-            self.assertEqual(f.read(), pressdb("aggregate", "--db", self.db).stdout)
+            merged = json.load(f)
+        database = json.loads(pressdb("aggregate", "--db", self.db).stdout)
+        identity = ("sources", "unidentified_sessions")
+        self.assertEqual({k: v for k, v in merged.items() if k not in identity},
+                         {k: v for k, v in database.items() if k not in identity})
+        total = sum(cell["sessions"] for cell in database["groups"])
+        self.assertEqual(sum(s["sessions"] for s in merged["sources"]) + merged["unidentified_sessions"], total)
         self.assertGreaterEqual(len(os.listdir(os.path.join(self.out, "partials"))), 2)
 
     def test_parquet_results_are_the_stored_rows(self):
