@@ -133,11 +133,6 @@ public struct RatioSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// The sufficient statistics of a ratio metric measured twice on the same units — the same
-/// sessions replayed under configuration A and under B: per unit, X (e.g. its paired sessions),
-/// Y_A (its value under A) and Y_B (under B). Sums over units of X, X², Y_A, Y_A², Y_B, Y_B², XY_A,
-/// XY_B and Y_A·Y_B; `+` merges partials over disjoint units. Codable keys: `n`, `sum_x`,
-/// `sum_x2`, `sum_ya`, `sum_ya2`, `sum_xya`, `sum_yb`, `sum_yb2`, `sum_xyb`, `sum_yayb`.
 extension RatioSummary {
     /// Kish's effective number of units, (ΣX)²/ΣX² (Kish, "Weighting for unequal Pi", J. Official
     /// Statistics 8:183–200, 1992: n over the design effect of weighting): n when
@@ -145,6 +140,11 @@ extension RatioSummary {
     public var effectiveUnits: Double { denominatorSumOfSquares > 0 ? denominatorSum * denominatorSum / denominatorSumOfSquares : 0 }
 }
 
+/// The sufficient statistics of a ratio metric measured twice on the same units — the same
+/// sessions replayed under configuration A and under B: per unit, X (e.g. its paired sessions),
+/// Y_A (its value under A) and Y_B (under B). Sums over units of X, X², Y_A, Y_A², Y_B, Y_B², XY_A,
+/// XY_B and Y_A·Y_B; `+` merges partials over disjoint units. Codable keys: `n`, `sum_x`,
+/// `sum_x2`, `sum_ya`, `sum_ya2`, `sum_xya`, `sum_yb`, `sum_yb2`, `sum_xyb`, `sum_yayb`.
 public struct PairedRatioSummary: Sendable, Hashable, Codable {
     public var units: Int
     /// ΣX and ΣX².

@@ -45,6 +45,16 @@ import Testing
         #expect(began.contains { $0.contains("\"variant\":\"Z\"") } && began.contains { $0.contains("\"variant\":\"X\"") })
     }
 
+    /// Shares too large to add up (1e308 + 1e308 overflows) are the same 50/50 as 1/1: both arms
+    /// get users (before, every session went to B). The default seed's 10 users in two equal arms:
+    /// that one arm gets none has probability 2 × 2^-10, and the seed is fixed.
+    @Test func splitSharesTooLargeToAddStillSplit() throws {
+        let r = try Binary.run(["generate", "-n", "200", "--split", "1e308/1e308"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let began = r.stdout.split(separator: "\n").filter { $0.contains("\"began\"") }
+        #expect(began.contains { $0.contains("\"variant\":\"A\"") } && began.contains { $0.contains("\"variant\":\"B\"") })
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         for args in [["--split", "50/30/20"], ["--containers", "drawer"], ["--effect", "C:drag_out=0.1"],
                      ["--effect", "A:tap=0.1"], ["--effect", "A:cancel=-0.5"], ["--variants", "A"],

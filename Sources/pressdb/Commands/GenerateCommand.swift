@@ -102,7 +102,11 @@ struct GenerateCommand: ParsableCommand {
             guard shares.count == c.arms.count, shares.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else {
                 throw CLIError.usage("--split needs \(c.arms.count) non-negative numbers separated by '/', one per variant, not '\(split)'")
             }
-            for i in c.arms.indices { c.arms[i].weight = shares[i]! }
+            // Shares whose sum overflows (1e308/1e308) are scaled by the largest first; other
+            // shares are used as given, so the logs of every seed stay as they were.
+            let largest = shares.map { $0! }.max() ?? 1
+            let scale = shares.reduce(0) { $0 + $1! }.isFinite ? 1 : largest
+            for i in c.arms.indices { c.arms[i].weight = shares[i]! / scale }
         }
         for effect in effects {
             guard let arm = c.arms.firstIndex(where: { $0.variant == effect.variant }) else {
