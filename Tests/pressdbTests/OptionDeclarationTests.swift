@@ -229,7 +229,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         #expect(given.alpha == 0.1 && given.correction == .benjaminiHochberg && given.by == "config" && given.$by.wasGiven)
         #expect(given.metrics == ["tap_rate", "cancel_rate"])
         #expect(given.split?.shares == [0.9, 0.1])
-        #expect(Equality.dictionary(given.filter) == ["variant": "A", "screen": "feed"])
+        #expect(try Equality.dictionary(given.filter) == ["variant": "A", "screen": "feed"])
         guard case .command(let replay) = try ReplayCommand.parse(["--refresh-rate", "120"]) else { throw CLIError.usage("help") }
         #expect(replay.refreshRate == 120 && replay.density == 3)
     }

@@ -26,6 +26,19 @@ private func quantile(_ values: [Double], _ f: Double) -> Double {
 }
 
 @Suite(.serialized) struct ReportCommandTests {
+    // One key given two values matches no session (a session has one value): refused, where the
+    // last pair used to win without a word; the same pair twice is one filter.
+    @Test func whereWithTwoValuesForOneKeyIsRefused() throws {
+        let db = try Binary.temporaryDirectory().appendingPathComponent("w.sqlite").path
+        let log = try Binary.run(["generate", "-n", "60", "--seed", "2"])
+        #expect(try Binary.run(["ingest", "-", "--db", db, "--quiet"], stdin: log.stdout).status == 0)
+        let two = try Binary.run(["report", "--db", db, "--where", "variant=A", "--where", "variant=B"])
+        #expect(two.status == 2 && two.stderr.contains("--where gives variant two values ('A' and 'B')"), "\(two.stderr)")
+        let same = try Binary.run(["report", "--db", db, "--where", "variant=A", "--where", "variant=A", "--format", "csv"])
+        let once = try Binary.run(["report", "--db", db, "--where", "variant=A", "--format", "csv"])
+        #expect(same.status == 0 && same.stdout == once.stdout)
+    }
+
     // The summary's counts, rates and percentiles recomputed in Swift from the per-session rows
     // `pressdb replay --format json` prints (not from the report SQL).
     @Test func summaryMatchesCountsComputedFromSessions() throws {

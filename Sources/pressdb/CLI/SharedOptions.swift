@@ -155,10 +155,18 @@ struct Equality: ExpressibleByArgument, Equatable {
 
     var argumentDescription: String { "\(key)=\(value)" }
 
-    /// The pairs as a dictionary (a later pair for the same key wins).
-    static func dictionary(_ pairs: [Equality]) -> [String: String] {
+    /// The pairs as a dictionary.
+    /// - Throws: `CLIError.usage` when one key is given two values: a session has one, so the
+    ///   filter would match nothing (a later pair used to win without a word).
+    static func dictionary(_ pairs: [Equality]) throws -> [String: String] {
         var out: [String: String] = [:]
-        for p in pairs { out[p.key] = p.value }
+        for p in pairs {
+            if let earlier = out[p.key], earlier != p.value {
+                throw CLIError.usage("--where gives \(p.key) two values ('\(earlier)' and "
+                    + "'\(p.value)'); a session has one: give one, or see each with --by \(p.key)")
+            }
+            out[p.key] = p.value
+        }
         return out
     }
 }

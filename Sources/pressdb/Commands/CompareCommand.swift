@@ -151,7 +151,7 @@ struct CompareCommand: ParsableCommand {
         do { metrics = try ExperimentMetric.select(self.metrics) } catch {
             throw CLIError.usage("--metric: \(Self.describe(error))")
         }
-        let equals = Equality.dictionary(filter)
+        let equals = try Equality.dictionary(filter)
         let path = database.path
         guard database.exists || from != nil else {
             throw database.missing

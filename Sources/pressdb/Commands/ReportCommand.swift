@@ -222,7 +222,7 @@ struct ReportCommand: ParsableCommand {
         }
         var filter = ReportFilter()
         filter.by = by
-        filter.equals = Equality.dictionary(self.filter)
+        filter.equals = try Equality.dictionary(self.filter)
         filter.since = since
         filter.until = until
         filter.replayedAs = replayedAs

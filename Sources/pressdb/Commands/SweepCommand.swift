@@ -128,7 +128,7 @@ struct SweepCommand: ParsableCommand {
         let objectives = try Self.objectives(self.objectives)
         let weights = try top.map { _ in try Self.weights(self.weights, objectives: objectives) }
 
-        var options = SweepOptions(jobs: jobs ?? SweepOptions.processors, equals: Equality.dictionary(filter))
+        var options = SweepOptions(jobs: jobs ?? SweepOptions.processors, equals: try Equality.dictionary(filter))
         options.profiles = catalog.displays
         if let displayName {
             guard let p = catalog.display(named: displayName) else {
