@@ -21,7 +21,10 @@ struct CompareCommand: ParsableCommand {
         Metrics (--metric, repeatable; default all): tap_rate, cancel_rate, scroll_abort_rate,
         false_action_rate, unseen_rate, feedback_latency_ms (mean), feedback_latency_p50_ms,
         feedback_latency_p90_ms, action_latency_ms, action_latency_p50_ms, action_latency_p90_ms;
-        feedback_latency and action_latency select a latency's three rows; when named, the
+        feedback_latency and action_latency select a latency's three rows; when named,
+        touch-to-photon feedback_photon_ms, feedback_photon_p50_ms, feedback_photon_p90_ms
+        (--metric feedback_photon: all three; not by default, as they repeat the feedback rows
+        plus the display's fixed delays and would widen Holm's correction) and the
         frustration signals rage_episode_rate, retry_after_cancel_rate, retry_after_unseen_rate
         and dead_press_rate (--metric frustration: all four), with their parameters
         (--rage-count ... --unseen-retry-window) as in 'pressdb report frustration'. Lower is
