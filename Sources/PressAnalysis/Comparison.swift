@@ -120,12 +120,13 @@ public final class ObservedComparisonReader {
                                     signals: count.filter { [.rageEpisode, .retryAfterCancel, .retryAfterUnseen, .deadPress].contains($0.key) })
         return ObservedArm(name: name, events: events,
                            feedbackLatency: LatencySample(values: try values("feedback_latency_ms", name)),
-                           actionLatency: LatencySample(values: try values("action_latency_ms", name)))
+                           actionLatency: LatencySample(values: try values("action_latency_ms", name)),
+                           feedbackPhoton: LatencySample(values: try values("feedback_photon_ms", name)))
     }
 
     /// The non-NULL values of a latency column in one arm, ascending.
     private func values(_ column: String, _ name: String) throws -> [Double] {
-        precondition(column == "feedback_latency_ms" || column == "action_latency_ms")
+        precondition(LatencyKind.all.map(\.column).contains(column))
         let s = try runner.db.prepare("SELECT \(column) FROM temp.report_input WHERE grp = ?1 AND \(column) IS NOT NULL ORDER BY \(column)")
         s.bind(1, name)
         var out: [Double] = []
@@ -311,6 +312,7 @@ public final class PairedComparison {
         }
         return PairedArms(controlName: control.name, treatmentName: treatment.name, pairs: pairs, events: events,
                           feedbackLatency: try latencies("feedback_latency_ms"),
-                          actionLatency: try latencies("action_latency_ms"))
+                          actionLatency: try latencies("action_latency_ms"),
+                          feedbackPhoton: try latencies("feedback_photon_ms"))
     }
 }

@@ -128,7 +128,7 @@ public enum UserArmSums {
     }
 
     /// The arm from the sums `sumsSQL` computes, in its column order: n, Σs, Σs²; per event (in
-    /// `SessionEvent.allCases` order) Σe, Σe², Σs·e; per latency (feedback, action) the users with a
+    /// `SessionEvent.allCases` order) Σe, Σe², Σs·e; per latency (`LatencyKind.all` order) the users with a
     /// value, Σn, Σn², ΣL, ΣL², Σn·L. The sums of disjoint sets of users add element by element, so
     /// partial aggregates merge by adding these vectors before building the arm here.
     public static func arm(_ name: String, sums v: [Double], histograms: [LatencyKind: [UnitHistogram]] = [:]) -> UserArm {
@@ -150,7 +150,8 @@ public enum UserArmSums {
             next += 6
         }
         return UserArm(name: name, users: users, sessions: Int(v[1].rounded()), events: events,
-                       feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!)
+                       feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!,
+                       feedbackPhoton: latencies[.feedbackPhoton]!)
     }
 
     /// The one row of a sums query, every column as a Double.
@@ -182,11 +183,11 @@ public enum UserArmSums {
 }
 
 extension LatencyKind {
-    /// Both latencies, feedback first.
-    public static let all: [LatencyKind] = [.feedback, .action]
+    /// Every latency, feedback first.
+    public static let all: [LatencyKind] = [.feedback, .action, .feedbackPhoton]
 
     /// The latency's column in `result_events` / `report_input` (ms, NULL when there is none).
-    public var column: String { "\(rawValue)_latency_ms" }
+    public var column: String { self == .feedbackPhoton ? "feedback_photon_ms" : "\(rawValue)_latency_ms" }
 }
 
 // MARK: - Paired arms
@@ -286,7 +287,8 @@ public enum PairedUserArmSums {
         }
         return PairedUserArms(controlName: control, treatmentName: treatment, users: users, pairs: pairs,
                               events: events, tables: tables,
-                              feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!)
+                              feedbackLatency: latencies[.feedback]!, actionLatency: latencies[.action]!,
+                       feedbackPhoton: latencies[.feedbackPhoton]!)
     }
 }
 

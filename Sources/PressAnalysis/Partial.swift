@@ -28,12 +28,13 @@ public struct AggregatedSession: Sendable {
     public var events: [Bool]
     public var feedbackLatencyMs: Double?
     public var actionLatencyMs: Double?
+    public var feedbackPhotonMs: Double?
     public var releaseJumpPt: Double
     public init(group: [String?], user: String?, events: [Bool], feedbackLatencyMs: Double?,
-                actionLatencyMs: Double?, releaseJumpPt: Double) {
+                actionLatencyMs: Double?, feedbackPhotonMs: Double? = nil, releaseJumpPt: Double) {
         self.group = group; self.user = user; self.events = events
         self.feedbackLatencyMs = feedbackLatencyMs; self.actionLatencyMs = actionLatencyMs
-        self.releaseJumpPt = releaseJumpPt
+        self.feedbackPhotonMs = feedbackPhotonMs; self.releaseJumpPt = releaseJumpPt
     }
 }
 
@@ -41,6 +42,7 @@ extension SessionTally {
     public mutating func add(_ s: AggregatedSession) {
         for (i, e) in s.events.enumerated() where e { events[i] += 1 }
         addFigures(s.feedbackLatencyMs, s.actionLatencyMs, s.releaseJumpPt)
+        if let p = s.feedbackPhotonMs { feedbackPhotonMs[p == 0 ? 0 : p, default: 0] += 1 }
     }
 
     /// Adds `b` as `+=` does, every count with checked arithmetic.
@@ -55,6 +57,7 @@ extension SessionTally {
         for i in events.indices { events[i] = try sum(events[i], b.events[i]) }
         for (v, c) in b.feedbackLatencyMs { feedbackLatencyMs[v] = try sum(feedbackLatencyMs[v] ?? 0, c) }
         for (v, c) in b.actionLatencyMs { actionLatencyMs[v] = try sum(actionLatencyMs[v] ?? 0, c) }
+        for (v, c) in b.feedbackPhotonMs { feedbackPhotonMs[v] = try sum(feedbackPhotonMs[v] ?? 0, c) }
         releaseJumpPtMax = max(releaseJumpPtMax, b.releaseJumpPtMax)
     }
 
@@ -66,7 +69,8 @@ extension SessionTally {
         for (name, n) in zip(Partial.eventNames, events) where n > sessions {
             return "\(n) sessions with \(name) among \(sessions) sessions"
         }
-        for (name, h) in [("feedback_latency_ms", feedbackLatencyMs), ("action_latency_ms", actionLatencyMs)] {
+        for (name, h) in [("feedback_latency_ms", feedbackLatencyMs), ("action_latency_ms", actionLatencyMs),
+                          ("feedback_photon_ms", feedbackPhotonMs)] {
             if let bad = h.keys.first(where: { !($0.isFinite && $0 >= 0) }) {
                 return "a \(name) of \(bad), but a latency is a finite time after touch-down (0 or more)"
             }
@@ -288,6 +292,7 @@ enum ResultLineReader {
         let session = AggregatedSession(group: group, user: attributes[SessionAttribute.user.key],
                                         events: SessionEvent.allCases.map { $0.occurs(in: result) },
                                         feedbackLatencyMs: result.feedbackLatencyMs, actionLatencyMs: result.actionLatencyMs,
+                                        feedbackPhotonMs: top["feedback_photon_ms"] == nil ? nil : try number("feedback_photon_ms"),
                                         releaseJumpPt: result.releaseJumpPt)
         return Line(id: id, session: session, configVersion: version, counterfactual: try flag("counterfactual"))
     }
@@ -310,7 +315,7 @@ extension Partial {
         let runner = try ReportRunner(path: path, filter: filter)
         self.init(replayedAs: replayedAs)
         let columns = Self.groupKeys + [SessionAttribute.user.key] + SessionEvent.allCases.map(\.column)
-            + ["feedback_latency_ms", "action_latency_ms", "release_jump_pt", "config_version"]
+            + ["feedback_latency_ms", "action_latency_ms", "release_jump_pt", "config_version", "feedback_photon_ms"]
         // Each session's source: the log it was ingested from (the file of its began record).
         let s = try runner.db.prepare("SELECT \(columns.map { "r." + $0 }.joined(separator: ", ")), r.session, src.name, src.content_hash "
             + "FROM temp.report_input AS r LEFT JOIN main.sessions AS t ON t.session = r.session "
@@ -322,11 +327,12 @@ extension Partial {
             let session = AggregatedSession(group: group, user: s.optionalText(k),
                                             events: (0..<e).map { s.int(k + 1 + $0) == 1 },
                                             feedbackLatencyMs: s.optionalDouble(k + 1 + e),
-                                            actionLatencyMs: s.optionalDouble(k + 2 + e), releaseJumpPt: s.double(k + 3 + e))
+                                            actionLatencyMs: s.optionalDouble(k + 2 + e),
+                                            feedbackPhotonMs: s.optionalDouble(k + 5 + e), releaseJumpPt: s.double(k + 3 + e))
             try add(session, version: s.text(k + 4 + e))
             // A log still being ingested has no hash yet: its sessions stay unidentified.
-            if let name = s.optionalText(k + 6 + e), let hash = s.optionalText(k + 7 + e) {
-                readings[[name, hash], default: PartialSource.Reading(name: name)].session(s.text(k + 5 + e))
+            if let name = s.optionalText(k + 7 + e), let hash = s.optionalText(k + 8 + e) {
+                readings[[name, hash], default: PartialSource.Reading(name: name)].session(s.text(k + 6 + e))
             }
         }
         sources = readings.map { key, reading in

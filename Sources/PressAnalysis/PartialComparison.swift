@@ -54,7 +54,8 @@ extension Partial {
                                     signals: [.deadPress: tally.count(.deadPress)])
         return ObservedArm(name: name, events: events,
                            feedbackLatency: LatencySample(values: Self.expanded(tally.feedbackLatencyMs)),
-                           actionLatency: LatencySample(values: Self.expanded(tally.actionLatencyMs)))
+                           actionLatency: LatencySample(values: Self.expanded(tally.actionLatencyMs)),
+                           feedbackPhoton: LatencySample(values: Self.expanded(tally.feedbackPhotonMs)))
     }
 
     /// The user cells of arm `name`, by user id in the order of the ids' UTF-8 bytes — the order
@@ -125,7 +126,7 @@ extension Partial {
         for l in LatencyKind.all {
             var perUser: [UnitHistogram] = []
             for (i, u) in ordered.enumerated() {
-                let (values, counts) = SessionTally.sorted(l == .feedback ? u.feedbackLatencyMs : u.actionLatencyMs)
+                let (values, counts) = SessionTally.sorted(u.histogram(l))
                 totals[i].latencies.append((counts.reduce(0, +), UserArmSums.total(values: values, counts: counts)))
                 if percentiles, !values.isEmpty { perUser.append(try! UnitHistogram(values: values, counts: counts)) }
             }

@@ -34,6 +34,7 @@ extension Partial {
             for (i, n) in t.events.enumerated() { if i > 0 { raw(",") }; JSONText.appendInteger(Int64(n), to: &out) }
             raw("],\"feedback_latency_ms\":"); histogram(t.feedbackLatencyMs)
             raw(",\"action_latency_ms\":"); histogram(t.actionLatencyMs)
+            raw(",\"feedback_photon_ms\":"); histogram(t.feedbackPhotonMs)
             if jump { raw(",\"release_jump_pt_max\":"); JSONText.appendNumber(t.releaseJumpPtMax, to: &out) }
             raw("}")
         }
@@ -136,6 +137,8 @@ extension Partial {
                 guard tally.events.count == Self.eventNames.count else { throw fail("events has \(tally.events.count) counts, not \(Self.eventNames.count)") }
                 tally.feedbackLatencyMs = try histogram(f["feedback_latency_ms"], "feedback_latency_ms")
                 tally.actionLatencyMs = try histogram(f["action_latency_ms"], "action_latency_ms")
+                // Partials written before photon latencies have none: their photon rows are empty.
+                if f["feedback_photon_ms"] != nil { tally.feedbackPhotonMs = try histogram(f["feedback_photon_ms"], "feedback_photon_ms") }
                 if jump {
                     guard let j = f["release_jump_pt_max"], j.kind == .number else { throw fail("release_jump_pt_max must be a number") }
                     tally.releaseJumpPtMax = j.number

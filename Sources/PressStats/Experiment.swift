@@ -67,6 +67,9 @@ public enum LatencyKind: String, Sendable, Hashable {
     case feedback
     /// The triggering touch event to the action (ms).
     case action
+    /// Touch-down to the feedback frame reaching the glass on the session's display (ms): the
+    /// feedback latency plus touch delivery and the display pipeline (docs/press-model.md §6).
+    case feedbackPhoton = "feedback_photon"
 }
 
 /// One row of a comparison. The names are the snake_case names `pressdb compare` prints and
@@ -83,6 +86,11 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
     case feedbackLatencyP50 = "feedback_latency_p50_ms"
     /// 90th percentile of feedback latency (ms).
     case feedbackLatencyP90 = "feedback_latency_p90_ms"
+    /// Mean, median and 90th percentile of touch-to-photon feedback latency (ms); compared when
+    /// named, as the family `feedback_photon` (see `all`).
+    case feedbackPhoton = "feedback_photon_ms"
+    case feedbackPhotonP50 = "feedback_photon_p50_ms"
+    case feedbackPhotonP90 = "feedback_photon_p90_ms"
     /// Mean action latency (ms).
     case actionLatency = "action_latency_ms"
     case actionLatencyP50 = "action_latency_p50_ms"
@@ -112,6 +120,9 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
         case .feedbackLatency: .mean(.feedback)
         case .feedbackLatencyP50: .percentile(.feedback, probability: 0.5)
         case .feedbackLatencyP90: .percentile(.feedback, probability: 0.9)
+        case .feedbackPhoton: .mean(.feedbackPhoton)
+        case .feedbackPhotonP50: .percentile(.feedbackPhoton, probability: 0.5)
+        case .feedbackPhotonP90: .percentile(.feedbackPhoton, probability: 0.9)
         case .actionLatency: .mean(.action)
         case .actionLatencyP50: .percentile(.action, probability: 0.5)
         case .actionLatencyP90: .percentile(.action, probability: 0.9)
@@ -129,8 +140,14 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
     public var isRate: Bool { if case .rate = kind { return true } else { return false } }
 
     /// The metrics compared when none is named, in the order rows are shown: every one but the
-    /// frustration signals (`frustration`), which are compared when named.
-    public static let all: [ExperimentMetric] = allCases.filter { !frustration.contains($0) }
+    /// frustration signals (`frustration`) and the photon rows (`feedbackPhotonFamily`), which
+    /// are compared when named. A photon latency is the feedback latency plus the display's
+    /// delivery and pipeline, so its rows would repeat the feedback rows' answer while Holm's
+    /// correction counted them as three more tests, widening every other row's threshold.
+    public static let all: [ExperimentMetric] = allCases.filter { !frustration.contains($0) && !feedbackPhotonFamily.contains($0) }
+
+    /// The touch-to-photon rows, the family `feedback_photon`.
+    public static let feedbackPhotonFamily: [ExperimentMetric] = [.feedbackPhoton, .feedbackPhotonP50, .feedbackPhotonP90]
 
     /// The frustration signals' rates (docs/frustration.md), the family `frustration`.
     public static let frustration: [ExperimentMetric] = [.rageEpisodeRate, .retryAfterCancelRate, .retryAfterUnseenRate, .deadPressRate]
@@ -139,6 +156,7 @@ public enum ExperimentMetric: String, CaseIterable, Sendable, Hashable {
     /// p90 rows at once.
     public static let families: [String: [ExperimentMetric]] = [
         "feedback_latency": [.feedbackLatency, .feedbackLatencyP50, .feedbackLatencyP90],
+        "feedback_photon": feedbackPhotonFamily,
         "action_latency": [.actionLatency, .actionLatencyP50, .actionLatencyP90],
         "frustration": frustration,
     ]
@@ -239,12 +257,18 @@ public struct ObservedArm: Sendable, Hashable {
     public var events: ArmEventCounts
     public var feedbackLatency: LatencySample
     public var actionLatency: LatencySample
+    /// Touch-to-photon feedback latencies; empty when the caller has none.
+    public var feedbackPhoton: LatencySample
 
-    public init(name: String, events: ArmEventCounts, feedbackLatency: LatencySample, actionLatency: LatencySample) {
+    public init(name: String, events: ArmEventCounts, feedbackLatency: LatencySample, actionLatency: LatencySample,
+                feedbackPhoton: LatencySample = LatencySample(values: [])) {
         self.name = name; self.events = events; self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+        self.feedbackPhoton = feedbackPhoton
     }
 
-    func latency(_ kind: LatencyKind) -> LatencySample { kind == .feedback ? feedbackLatency : actionLatency }
+    func latency(_ kind: LatencyKind) -> LatencySample {
+        switch kind { case .feedback: feedbackLatency; case .action: actionLatency; case .feedbackPhoton: feedbackPhoton }
+    }
 }
 
 /// A 2×2 table of paired yes/no outcomes (the same sessions under A and under B), in McNemar's
@@ -282,14 +306,19 @@ public struct PairedArms: Sendable, Hashable {
     public var events: [SessionEvent: PairedCounts]
     public var feedbackLatency: PairedLatencies
     public var actionLatency: PairedLatencies
+    /// Touch-to-photon feedback latency pairs; empty when the caller has none.
+    public var feedbackPhoton: PairedLatencies
 
     public init(controlName: String, treatmentName: String, pairs: Int, events: [SessionEvent: PairedCounts],
-                feedbackLatency: PairedLatencies, actionLatency: PairedLatencies) {
+                feedbackLatency: PairedLatencies, actionLatency: PairedLatencies,
+                feedbackPhoton: PairedLatencies = PairedLatencies(control: [], treatment: [])) {
         self.controlName = controlName; self.treatmentName = treatmentName; self.pairs = pairs; self.events = events
-        self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+        self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency; self.feedbackPhoton = feedbackPhoton
     }
 
-    func latency(_ kind: LatencyKind) -> PairedLatencies { kind == .feedback ? feedbackLatency : actionLatency }
+    func latency(_ kind: LatencyKind) -> PairedLatencies {
+        switch kind { case .feedback: feedbackLatency; case .action: actionLatency; case .feedbackPhoton: feedbackPhoton }
+    }
 }
 
 // MARK: - Inputs by user
@@ -314,10 +343,14 @@ public struct UserSessions: Sendable, Hashable {
     public var events: [SessionEvent: Int]
     public var feedbackLatencies: [Double]
     public var actionLatencies: [Double]
+    /// Touch-to-photon feedback latencies; empty when the caller has none.
+    public var feedbackPhotonLatencies: [Double]
 
-    public init(sessions: Int, events: [SessionEvent: Int], feedbackLatencies: [Double], actionLatencies: [Double]) {
+    public init(sessions: Int, events: [SessionEvent: Int], feedbackLatencies: [Double], actionLatencies: [Double],
+                feedbackPhotonLatencies: [Double] = []) {
         self.sessions = sessions; self.events = events
         self.feedbackLatencies = feedbackLatencies; self.actionLatencies = actionLatencies
+        self.feedbackPhotonLatencies = feedbackPhotonLatencies
     }
 }
 
@@ -361,11 +394,14 @@ public struct UserArm: Sendable, Hashable {
     public var events: [SessionEvent: RatioSummary]
     public var feedbackLatency: UserLatencies
     public var actionLatency: UserLatencies
+    /// Touch-to-photon feedback latency by user; no users when the caller has none.
+    public var feedbackPhoton: UserLatencies
 
     public init(name: String, users: Int, sessions: Int, events: [SessionEvent: RatioSummary],
-                feedbackLatency: UserLatencies, actionLatency: UserLatencies) {
+                feedbackLatency: UserLatencies, actionLatency: UserLatencies,
+                feedbackPhoton: UserLatencies = UserLatencies(summary: .zero, histograms: [])) {
         self.name = name; self.users = users; self.sessions = sessions; self.events = events
-        self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+        self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency; self.feedbackPhoton = feedbackPhoton
     }
 
     /// Sums each user's sessions (one element per user of the arm).
@@ -387,7 +423,8 @@ public struct UserArm: Sendable, Hashable {
         let events = Dictionary(uniqueKeysWithValues: zip(all, sums))
         self.init(name: name, users: users.count, sessions: users.reduce(0) { $0 + $1.sessions }, events: events,
                   feedbackLatency: try UserLatencies(users: users.map(\.feedbackLatencies)),
-                  actionLatency: try UserLatencies(users: users.map(\.actionLatencies)))
+                  actionLatency: try UserLatencies(users: users.map(\.actionLatencies)),
+                  feedbackPhoton: try UserLatencies(users: users.map(\.feedbackPhotonLatencies)))
     }
 
     /// The arm of the union of two disjoint sets of users (two partials, two days of data): sums
@@ -397,7 +434,8 @@ public struct UserArm: Sendable, Hashable {
         var events: [SessionEvent: RatioSummary] = [:]
         for (e, s) in a.events { if let t = b.events[e] { events[e] = s + t } }
         return UserArm(name: a.name, users: a.users + b.users, sessions: a.sessions + b.sessions, events: events,
-                feedbackLatency: a.feedbackLatency + b.feedbackLatency, actionLatency: a.actionLatency + b.actionLatency)
+                feedbackLatency: a.feedbackLatency + b.feedbackLatency, actionLatency: a.actionLatency + b.actionLatency,
+                feedbackPhoton: a.feedbackPhoton + b.feedbackPhoton)
     }
 
     func event(_ e: SessionEvent) throws(StatsError) -> RatioSummary {
@@ -405,7 +443,9 @@ public struct UserArm: Sendable, Hashable {
         return s
     }
 
-    func latency(_ kind: LatencyKind) -> UserLatencies { kind == .feedback ? feedbackLatency : actionLatency }
+    func latency(_ kind: LatencyKind) -> UserLatencies {
+        switch kind { case .feedback: feedbackLatency; case .action: actionLatency; case .feedbackPhoton: feedbackPhoton }
+    }
 }
 
 /// One user's sessions replayed under both configurations, for callers without SQL: per paired
@@ -464,12 +504,16 @@ public struct PairedUserArms: Sendable, Hashable {
     public var tables: [SessionEvent: PairedCounts]
     public var feedbackLatency: PairedUserLatencies
     public var actionLatency: PairedUserLatencies
+    /// Touch-to-photon feedback latency by user; no users when the caller has none.
+    public var feedbackPhoton: PairedUserLatencies
 
     public init(controlName: String, treatmentName: String, users: Int, pairs: Int,
                 events: [SessionEvent: PairedRatioSummary], tables: [SessionEvent: PairedCounts],
-                feedbackLatency: PairedUserLatencies, actionLatency: PairedUserLatencies) {
+                feedbackLatency: PairedUserLatencies, actionLatency: PairedUserLatencies,
+                feedbackPhoton: PairedUserLatencies = PairedUserLatencies(summary: .zero, histograms: [])) {
         self.controlName = controlName; self.treatmentName = treatmentName; self.users = users; self.pairs = pairs
         self.events = events; self.tables = tables; self.feedbackLatency = feedbackLatency; self.actionLatency = actionLatency
+        self.feedbackPhoton = feedbackPhoton
     }
 
     /// Sums each user's pairs.
@@ -502,7 +546,9 @@ public struct PairedUserArms: Sendable, Hashable {
                   actionLatency: try PairedUserLatencies(users: users.map(\.actionLatency)))
     }
 
-    func latency(_ kind: LatencyKind) -> PairedUserLatencies { kind == .feedback ? feedbackLatency : actionLatency }
+    func latency(_ kind: LatencyKind) -> PairedUserLatencies {
+        switch kind { case .feedback: feedbackLatency; case .action: actionLatency; case .feedbackPhoton: feedbackPhoton }
+    }
 }
 
 // MARK: - Paired statistics used only here

@@ -436,7 +436,7 @@ struct RowBuilder {
                        percentiles: (LatencyKind, [ExperimentMetric]) -> [ExperimentRow],
                        other: (ExperimentMetric) -> ExperimentRow) -> [ExperimentRow] {
         var built: [ExperimentMetric: ExperimentRow] = [:]
-        for kind in [LatencyKind.feedback, .action] {
+        for kind in [LatencyKind.feedback, .action, .feedbackPhoton] {
             let ms = metrics.filter { $0.latencyKind == kind && $0.probability != nil }
             if ms.isEmpty { continue }
             for row in percentiles(kind, ms) { built[row.metric] = row }

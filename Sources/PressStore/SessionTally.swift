@@ -15,6 +15,9 @@ public struct SessionTally: Sendable, Hashable {
     /// percentile from them is the percentile of the latencies themselves.
     public var feedbackLatencyMs: [Double: Int] = [:]
     public var actionLatencyMs: [Double: Int] = [:]
+    /// Touch-to-photon feedback latencies (ms) by exact value. Partials count them (compare's
+    /// photon rows read them); the summary cells and the sweep do not.
+    public var feedbackPhotonMs: [Double: Int] = [:]
     /// The largest release jump (pt); −∞ while empty. Kept for report groups, not for users.
     public var releaseJumpPtMax = -Double.infinity
 
@@ -54,7 +57,13 @@ public struct SessionTally: Sendable, Hashable {
         for i in a.events.indices { a.events[i] += b.events[i] }
         a.feedbackLatencyMs.merge(b.feedbackLatencyMs, uniquingKeysWith: +)
         a.actionLatencyMs.merge(b.actionLatencyMs, uniquingKeysWith: +)
+        a.feedbackPhotonMs.merge(b.feedbackPhotonMs, uniquingKeysWith: +)
         a.releaseJumpPtMax = max(a.releaseJumpPtMax, b.releaseJumpPtMax)
+    }
+
+    /// The histogram of one latency.
+    public func histogram(_ kind: LatencyKind) -> [Double: Int] {
+        switch kind { case .feedback: feedbackLatencyMs; case .action: actionLatencyMs; case .feedbackPhoton: feedbackPhotonMs }
     }
 
     /// The sessions with `event`.

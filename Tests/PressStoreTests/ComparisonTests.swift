@@ -404,7 +404,8 @@ private func population(seed: UInt64, arm: SyntheticArm) throws -> [Int: UserCan
             CREATE TABLE per_user(arm TEXT, user TEXT, sessions INTEGER, tap INTEGER, cancel INTEGER, scroll_abort INTEGER,
                                   false_action INTEGER, unseen_press INTEGER, feedback_n INTEGER, feedback_sum REAL,
                                   action_n INTEGER, action_sum REAL, rage_episode INTEGER DEFAULT 0,
-                                  retry_after_cancel INTEGER DEFAULT 0, retry_after_unseen INTEGER DEFAULT 0, dead_press INTEGER DEFAULT 0)
+                                  retry_after_cancel INTEGER DEFAULT 0, retry_after_unseen INTEGER DEFAULT 0, dead_press INTEGER DEFAULT 0,
+                                  feedback_photon_n INTEGER DEFAULT 0, feedback_photon_sum REAL DEFAULT 0)
             """)
         let insert = try db.prepare("""
             INSERT INTO per_user(arm, user, sessions, tap, cancel, scroll_abort, false_action, unseen_press, feedback_n,

@@ -176,11 +176,13 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
                 for e in SessionEvent.allCases where l[e.column] as? Bool == true { u.events[e, default: 0] += 1 }
                 if let f = l["feedback_latency_ms"] as? Double { u.feedbackLatencies.append(f) }
                 if let a = l["action_latency_ms"] as? Double { u.actionLatencies.append(a) }
+                if let p = l["feedback_photon_ms"] as? Double { u.feedbackPhotonLatencies.append(p) }
                 users[user] = u
             }
             let ordered = users.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
                 UserSessions(sessions: $0.value.sessions, events: $0.value.events,
-                             feedbackLatencies: $0.value.feedbackLatencies.sorted(), actionLatencies: $0.value.actionLatencies.sorted())
+                             feedbackLatencies: $0.value.feedbackLatencies.sorted(), actionLatencies: $0.value.actionLatencies.sorted(),
+                             feedbackPhotonLatencies: $0.value.feedbackPhotonLatencies.sorted())
             }
             let expected = try UserArm(name: variant, users: ordered)
             #expect(try partial.userArm(variant, by: "variant") == expected)

@@ -21,7 +21,10 @@ struct CompareCommand: ParsableCommand {
         Metrics (--metric, repeatable; default all): tap_rate, cancel_rate, scroll_abort_rate,
         false_action_rate, unseen_rate, feedback_latency_ms (mean), feedback_latency_p50_ms,
         feedback_latency_p90_ms, action_latency_ms, action_latency_p50_ms, action_latency_p90_ms;
-        feedback_latency and action_latency select a latency's three rows; when named, the
+        feedback_latency and action_latency select a latency's three rows; when named,
+        touch-to-photon feedback_photon_ms, feedback_photon_p50_ms, feedback_photon_p90_ms
+        (--metric feedback_photon: all three; not by default, as they repeat the feedback rows
+        plus the display's fixed delays and would widen Holm's correction) and the
         frustration signals rage_episode_rate, retry_after_cancel_rate, retry_after_unseen_rate
         and dead_press_rate (--metric frustration: all four), with their parameters
         (--rage-count ... --unseen-retry-window) as in 'pressdb report frustration'. Lower is
@@ -104,6 +107,10 @@ struct CompareCommand: ParsableCommand {
     @Option(value: "PARTIAL", help: "Compare from a partial ('pressdb aggregate', 'pressdb merge') instead of the database",
             discussion: "Observed mode; --where on config, variant (and with --unit session on control, screen, app_version).")
     var from: String?
+    @Option(name: "display", value: "NAME",
+            help: "Compare every session replayed now on this display profile ('pressdb displays') instead of its own",
+            discussion: "Observed mode, not stored; the arms and filters of --from.")
+    var displayName: String?
     @Option(value: "MS", help: "The latency difference people can perceive, for the perceptible column",
             discussion: "Default 69 ms, the just-noticeable difference of tapping latency (Deber et al., CHI 2015); docs/press-model.md §7 lists the others.",
             rule: .positive)
@@ -161,21 +168,31 @@ struct CompareCommand: ParsableCommand {
                                             cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
         let report: ExperimentReport
         var notes: [String] = []
-        if let from {
-            for option in [$paired, $database] where option.wasGiven {
-                throw CLIError.usage("\(option.displayName) does not apply with --from (a partial of observed sessions)")
+        if from != nil || displayName != nil {
+            let given = from != nil ? "--from" : "--display"
+            for option in from != nil ? [$paired, $database, $displayName] : [$paired] where option.wasGiven {
+                throw CLIError.usage("\(option.displayName) does not apply with \(given) (a partial of observed sessions)")
             }
             for option in [$rageCount, $rageSpan, $rageRadius, $cancelRetryWindow, $unseenRetryWindow] where option.wasGiven {
-                throw CLIError.usage("\(option.displayName) does not apply with --from (a partial holds no press sequences)")
+                throw CLIError.usage("\(option.displayName) does not apply with \(given) (a partial holds no press sequences)")
             }
             // A partial holds no press sequences: rage episodes and retries need each user's other presses.
             let sequenceMetrics: [ExperimentMetric] = [.rageEpisodeRate, .retryAfterCancelRate, .retryAfterUnseenRate]
             if let m = metrics.first(where: sequenceMetrics.contains) {
-                throw CLIError.usage("--metric \(m.rawValue) does not apply with --from: a partial holds no press sequences "
+                throw CLIError.usage("--metric \(m.rawValue) does not apply with \(given): a partial holds no press sequences "
                     + "(docs/frustration.md); compare it on the database, or use dead_press_rate")
             }
-            (report, notes) = try Self.observed(a, b, partial: from, by: by, equals: equals, split: split?.shares, metrics: metrics,
-                                                correction: correction, configuration: configuration, unit: unit)
+            if let from {
+                (report, notes) = try Self.observed(a, b, partial: from, by: by, equals: equals, split: split?.shares, metrics: metrics,
+                                                    correction: correction, configuration: configuration, unit: unit)
+            } else {
+                let name = displayName ?? ""
+                let partial = try DisplayCounterfactual.partial(database, display: name, replayedAs: nil)
+                (report, notes) = try Self.observed(a, b, partial: partial, named: "the sessions replayed on \(name)", by: by,
+                                                    equals: equals, split: split?.shares, metrics: metrics, correction: correction,
+                                                    configuration: configuration, unit: unit)
+                notes.append("every session replayed now on \(name), not on its own display (not stored)")
+            }
         } else if paired {
             for option in [$by, $split] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with --paired (A and B are configurations; every session is in both arms)")

@@ -15,6 +15,15 @@ extension CompareCommand {
             throw CLIError.usage("\(path) holds sessions replayed as '\(partial.replayedAs!)'; compare observed sessions "
                 + "(a partial of each session under its own configuration)")
         }
+        return try observed(a, b, partial: partial, named: path, by: by, equals: equals, split: split, metrics: metrics,
+                            correction: correction, configuration: configuration, unit: asked)
+    }
+
+    /// The observed report of arms `a` and `b` read from `partial` (called `path` in messages):
+    /// a partial file's, or the sessions replayed on another display (`--display`).
+    static func observed(_ a: String, _ b: String, partial: Partial, named path: String, by: String, equals: [String: String],
+                         split: [Double]?, metrics: [ExperimentMetric], correction: MultipleComparisonCorrection,
+                         configuration: StatsConfiguration, unit asked: AnalysisUnit?) throws -> (ExperimentReport, [String]) {
         do {
             _ = try partial.observedArm(a, by: by, equals: equals)
             _ = try partial.observedArm(b, by: by, equals: equals)

@@ -31,6 +31,11 @@ struct ReportCommand: ParsableCommand {
         sessions, grouped by and filtered on config, variant, control, screen or app_version
         (a partial keeps nothing finer; docs/scale-out.md).
 
+        --display NAME reports every session replayed now on that display profile ('pressdb
+        displays'; with --as, replayed as that configuration) instead of on its own: the
+        counterfactual "how would these presses look on ProMotion?". Those results are not
+        stored, so the summary is read from them as --from reads a partial, with its filters.
+
         Examples:
           pressdb report
           pressdb report latency --by variant --format csv
@@ -62,6 +67,10 @@ struct ReportCommand: ParsableCommand {
     @Option(value: "PARTIAL", help: "Report from a partial ('pressdb aggregate') instead of the database",
             discussion: "The summary only; '-' reads standard input.")
     var from: String?
+    @Option(name: "display", value: "NAME",
+            help: "Report every session replayed on this display profile ('pressdb displays') instead of its own",
+            discussion: "The summary only, replayed now and not stored; the filters of --from.")
+    var displayName: String?
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
     @Flag(.wide) var wide: Bool
@@ -154,19 +163,44 @@ struct ReportCommand: ParsableCommand {
 
     /// `--from PARTIAL`: the summary from a partial, rendered as the database's.
     func reportFromPartial(_ path: String, def: ReportDefinition, filter: ReportFilter) throws -> Int32 {
-        guard def.name == "summary", !def.isUserDefined else {
-            throw CLIError.usage("--from reports the built-in summary only (a partial holds its sufficient statistics, not sessions)")
+        let tabular = try partialSummaryFormat(def, "--from", [$database])
+        if let option = [$displayName].first(where: \.wasGiven) {
+            throw CLIError.usage("\(option.displayName) does not apply with --from (a partial holds results already replayed)")
         }
-        for option in [$since, $until, $reports, $database, $signal, $rageCount, $rageSpan, $rageRadius,
-                       $cancelRetryWindow, $unseenRetryWindow] where option.wasGiven {
-            throw CLIError.usage("\(option.displayName) does not apply with --from (a partial keeps no times, reports, database or press sequences)")
-        }
-        guard let tabular = format.tabular else { throw CLIError.usage("--format html does not apply with --from; use table, csv, json or markdown") }
         let partial = try PartialIO.read(path)
         guard partial.replayedAs == filter.replayedAs else {
             throw CLIError.usage(partial.replayedAs.map { "\(path) holds sessions replayed as '\($0)': add --as \($0)" }
                 ?? "\(path) holds each session under its own configuration, not replayed as '\(filter.replayedAs ?? "")'")
         }
+        return try report(partial, named: path, tabular: tabular, def: def, filter: filter)
+    }
+
+    /// What `--from` and `--display` both require (`option` is the one given): the built-in
+    /// summary, no option a partial cannot answer, a tabular format.
+    func partialSummaryFormat(_ def: ReportDefinition, _ option: String, _ refused: [Declaration]) throws -> OutputFormat {
+        guard def.name == "summary", !def.isUserDefined else {
+            throw CLIError.usage("\(option) reports the built-in summary only (a partial holds its sufficient statistics, not sessions)")
+        }
+        for o in refused + [$since, $until, $reports, $signal, $rageCount, $rageSpan, $rageRadius,
+                            $cancelRetryWindow, $unseenRetryWindow] where o.wasGiven {
+            throw CLIError.usage("\(o.displayName) does not apply with \(option) (a partial keeps no times, reports, database or press sequences)")
+        }
+        guard let tabular = format.tabular else { throw CLIError.usage("--format html does not apply with \(option); use table, csv, json or markdown") }
+        return tabular
+    }
+
+    /// `--display NAME`: every session replayed now on that profile, aggregated into a partial
+    /// (PressAnalysis/DisplayCounterfactual.swift) and reported as `--from` reports one.
+    func reportOnDisplay(_ name: String, def: ReportDefinition, filter: ReportFilter) throws -> Int32 {
+        let tabular = try partialSummaryFormat(def, "--display", [])
+        let partial = try DisplayCounterfactual.partial(database, display: name, replayedAs: replayedAs)
+        return try report(partial, named: "the sessions replayed on \(name)", tabular: tabular, def: def, filter: filter)
+    }
+
+    /// The summary of `partial` (called `what` in messages), rendered as the database's.
+    func report(_ partial: Partial, named what: String, tabular: OutputFormat, def: ReportDefinition,
+                filter: ReportFilter) throws -> Int32 {
+        let path = what
         let result: ReportResult
         do { result = try partial.summary(by: filter.by, equals: filter.equals) } catch let e as ReportError {
             throw CLIError.usage("\(e)")
@@ -231,6 +265,7 @@ struct ReportCommand: ParsableCommand {
         filter.signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
                                                cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
         if let from { return try reportFromPartial(from, def: def, filter: filter) }
+        if let displayName { return try reportOnDisplay(displayName, def: def, filter: filter) }
 
         guard database.exists else {
             throw database.missing
