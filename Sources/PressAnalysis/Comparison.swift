@@ -53,6 +53,8 @@ public final class ObservedComparisonReader {
     public static let groupings = ["variant", "config"]
 
     let runner: ReportRunner
+    /// The arms `userArm(_:other:metrics:)` read last, for the other arm's call.
+    var bothArms: BothArmsByUser?
 
     /// - Parameters:
     ///   - by: `variant` or `config`.

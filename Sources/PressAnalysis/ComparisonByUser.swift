@@ -409,6 +409,134 @@ extension ObservedComparisonReader {
     }
 }
 
+extension ObservedComparisonReader {
+    /// Whether `userArm(_:other:metrics:)` reads `metrics` by `BothArmsByUser`: rates of the
+    /// outcome events and the feedback and action mean latencies. Percentile rows need every user's histogram and the
+    /// frustration signals the press sequences, so they keep `userArm(_:other:percentiles:)`.
+    public static func readsNarrowly(_ metrics: [ExperimentMetric]) -> Bool {
+        metrics.allSatisfy { metric in
+            switch metric.kind {
+            case .rate(let e): SessionEvent.outcomeEvents.contains(e)
+            // Photon latency keeps the per-arm path: the one-scan reader is checked for feedback and action only.
+            case .mean(let l): l != .feedbackPhoton
+            default: false
+            }
+        }
+    }
+
+    /// One arm by user for `metrics`: the same users and totals as
+    /// `userArm(_:other:percentiles:)` (users seen in arm `other` too and sessions without a
+    /// user left out), the events and latencies no metric reads left 0. Rates and means come
+    /// from one scan of both arms (`BothArmsByUser`, kept for the other arm's call); the rest
+    /// from the per-arm path.
+    /// - Throws: `DatabaseError`, `StatsError`.
+    public func userArm(_ name: String, other: String, metrics: [ExperimentMetric]) throws -> UserArm {
+        guard Self.readsNarrowly(metrics) else {
+            let percentiles = metrics.contains { if case .percentile = $0.kind { true } else { false } }
+            return try userArm(name, other: other, percentiles: percentiles)
+        }
+        let arms: BothArmsByUser
+        if let kept = bothArms, kept.covers(name, other, metrics) { arms = kept } else {
+            arms = try BothArmsByUser(db: runner.db, name, other, metrics: metrics)
+            bothArms = arms
+        }
+        return try arms.arm(name)
+    }
+}
+
+/// The per-user totals of two arms from one `GROUP BY user, grp` over `report_input` (and one
+/// per latency a mean is asked of): what `userArm(_:other:percentiles:)` reads with a scan per
+/// column group and a `NOT IN` scan each, in one pass. A user with rows in both arms is left out
+/// of both, as there.
+final class BothArmsByUser {
+    let names: (String, String)
+    let events: [SessionEvent]
+    let latencies: [LatencyKind]
+    /// Per arm (`names` order), its users' totals in the order of their ids' bytes.
+    private var totals: [[UserArmSums.UserTotals]] = [[], []]
+
+    init(db: Database, _ a: String, _ b: String, metrics: [ExperimentMetric]) throws {
+        names = (a, b)
+        events = SessionEvent.allCases.filter { e in metrics.contains { $0.kind == .rate(e) } }
+        latencies = LatencyKind.all.filter { l in metrics.contains { $0.kind == .mean(l) } }
+        // Per (user, arm): sessions and the events asked; rows ordered by user, then arm.
+        let columns = ["user", "grp = ?1", "count(*)"] + events.map { "coalesce(sum(\($0.column)), 0)" }
+        let rows = try Self.read(db, "SELECT \(columns.joined(separator: ", ")) FROM temp.report_input "
+            + "WHERE grp IN (?1, ?2) AND user IS NOT NULL GROUP BY user, grp ORDER BY user, grp", a, b) { s in
+            SessionEvent.allCases.map { e in events.firstIndex(of: e).map { s.int(Int32(3 + $0)) } ?? 0 }
+                .withSessions(s.int(2))
+        }
+        var kept = rows.map { $0.value }
+        struct Key: Hashable { var user: [UInt8]; var arm: Int }
+        let position = Dictionary(rows.indices.map { (Key(user: Array(rows[$0].user.utf8), arm: rows[$0].arm), $0) },
+                                  uniquingKeysWith: { x, _ in x })
+        // Each user's latency n and total from its exact-value histogram, ascending, as the
+        // per-arm path computes them (`UserArmSums.total`).
+        for l in latencies {
+            let c = l.column
+            let s = try db.prepare("SELECT user, grp = ?1, \(c), count(*) FROM temp.report_input "
+                + "WHERE grp IN (?1, ?2) AND user IS NOT NULL AND \(c) IS NOT NULL GROUP BY user, grp, \(c) ORDER BY user, grp, \(c)")
+            s.bind([.text(a), .text(b)])
+            var values: [Double] = [], counts: [Int] = [], current: Key? = nil
+            func flush() {
+                if let current, let row = position[current] {
+                    kept[row].latencies[LatencyKind.all.firstIndex(of: l)!] = (counts.reduce(0, +), UserArmSums.total(values: values, counts: counts))
+                }
+                values = []; counts = []
+            }
+            while try s.step() {
+                let key = Key(user: Array(s.text(0).utf8), arm: s.int(1) == 1 ? 0 : 1)
+                if key != current { flush(); current = key }
+                values.append(s.double(2)); counts.append(s.int(3))
+            }
+            flush()
+        }
+        var i = 0
+        while i < rows.count {
+            var j = i + 1
+            while j < rows.count, rows[j].user.utf8.elementsEqual(rows[i].user.utf8) { j += 1 }
+            // One row: a user of one arm alone; two: seen in both, left out (A against A: all are).
+            if j - i == 1, a != b { totals[rows[i].arm].append(kept[i]) }
+            i = j
+        }
+    }
+
+    /// Rows of a per-(user, arm) query whose first two columns are `user` and `grp = ?1`, ordered by user,
+    /// with the arm as 0 (`a`) or 1 (`b`) and `value` the rest of the row.
+    private static func read(_ db: Database, _ sql: String, _ a: String, _ b: String,
+                             value: (Statement) -> UserArmSums.UserTotals) throws -> [(user: String, arm: Int, value: UserArmSums.UserTotals)] {
+        let s = try db.prepare(sql)
+        s.bind([.text(a), .text(b)])
+        var out: [(user: String, arm: Int, value: UserArmSums.UserTotals)] = []
+        while try s.step() { out.append((s.text(0), s.int(1) == 1 ? 0 : 1, value(s))) }
+        return out
+    }
+
+    /// Whether it holds arms `a` and `b` (either order) with every event and latency `metrics` read.
+    func covers(_ a: String, _ b: String, _ metrics: [ExperimentMetric]) -> Bool {
+        guard (names.0, names.1) == (a, b) || (names.0, names.1) == (b, a) else { return false }
+        return metrics.allSatisfy {
+            switch $0.kind {
+            case .rate(let e): events.contains(e)
+            case .mean(let l): latencies.contains(l)
+            default: false
+            }
+        }
+    }
+
+    /// Arm `name`'s users, summed (`UserArmSums.sums`) into its arm; no histograms.
+    func arm(_ name: String) throws -> UserArm {
+        UserArmSums.arm(name, sums: UserArmSums.sums(totals[name == names.0 ? 0 : 1]))
+    }
+}
+
+private extension Array where Element == Int {
+    /// A user's totals: these event counts (`SessionEvent.allCases` order), `sessions`, no latency yet.
+    func withSessions(_ sessions: Int) -> UserArmSums.UserTotals {
+        UserArmSums.UserTotals(sessions: sessions, events: self, latencies: LatencyKind.all.map { _ in (0, 0) })
+    }
+}
+
 extension PairedComparison {
     /// The selected sessions without a `user` (call `prepare` first for the pairs to exist).
     public func userCoverage(equals: [String: String] = [:]) throws -> UserCoverage {

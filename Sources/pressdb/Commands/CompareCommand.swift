@@ -249,7 +249,7 @@ struct CompareCommand: ParsableCommand {
             try reader.requireSessions(a, b)
             return try observedReport(a, b, by: by, coverage: try reader.userCoverage(a, b), asked: asked, metrics: metrics,
                                       split: split, correction: correction, configuration: configuration,
-                                      userArm: { try reader.userArm($0, other: $1, percentiles: $2) }, sessionArm: reader.arm)
+                                      userArm: { a, b, _ in try reader.userArm(a, other: b, metrics: metrics) }, sessionArm: reader.arm)
         } catch let e as ComparisonError {
             let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
             throw CLIError.empty("\(e)\(filter)")
