@@ -38,6 +38,9 @@ func topHelp(width: Int = HelpRow.width) -> String {
       PRESSDB_DB  the database used when --db is not given (default ./pressdb.sqlite)
       NO_COLOR    when set, no colour in terminal output; TERM=dumb too
       COLUMNS     the width tables and help fit when the terminal does not report one (else 100)
+      PRESSDB_BATCH_SECONDS
+                  the longest an ingest batch lasts before it commits (default 0.5); batches
+                  then depend on size alone, as scripts/check-instructions needs
 
     """
     return HelpRow.fit(out, width: width)

@@ -112,6 +112,11 @@ struct IngestCommand: ParsableCommand {
         options.replayStoredSessions = !check
         options.reorderWindow = reorderWindow
         options.checkOnly = check
+        // Batches bounded by time commit at moments that depend on the machine's speed and load;
+        // instruction counts (under valgrind, 50 times slower) need them bounded by size alone.
+        if let text = ProcessInfo.processInfo.environment["PRESSDB_BATCH_SECONDS"], let s = Double(text), s > 0, s.isFinite {
+            options.batchSeconds = s
+        }
         if let container { options.defaultContainer = container }
         var reading = RecordInputs(device: try deviceOptions(attributes: SessionAttributes(config: options.defaultConfig,
                                                                                           container: options.defaultContainer)))
