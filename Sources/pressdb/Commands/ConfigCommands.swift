@@ -37,15 +37,7 @@ struct ConfigCommand: ParsableCommand {
             print(String(decoding: JSONText.escapingInvisible(Array(ConfigurationJSON.encode(c).utf8)), as: UTF8.self))
             return ExitCode.ok
         case "add":
-            let text: String
-            if target == "-" {
-                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            } else {
-                do { text = try String(contentsOfFile: target, encoding: .utf8) } catch {
-                    let reason = FileManager.default.fileExists(atPath: target) ? "it is not readable UTF-8 text" : "no such file"
-                    throw CLIError.failure("cannot read \(target): \(reason)")
-                }
-            }
+            let text = try TextArgument.read(target)
             let configurations: [PressConfiguration]
             do { configurations = try ConfigurationJSON.parseFile(text, bases: catalog.bases) } catch {
                 throw CLIError.failure("\(target): \(error)")

@@ -84,15 +84,7 @@ struct DisplaysCommand: ParsableCommand {
     }
 
     private func add(_ file: String) throws -> Int32 {
-        let text: String
-        if file == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else {
-            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
-                let reason = FileManager.default.fileExists(atPath: file) ? "it is not readable UTF-8 text" : "no such file"
-                throw CLIError.failure("cannot read \(file): \(reason)")
-            }
-        }
+        let text = try TextArgument.read(file)
         let profiles: [DisplayProfile]
         do { profiles = try DisplayProfileJSON.parseFile(text) } catch { throw CLIError.failure("\(file): \(error)") }
         let store = try database.openStore()
