@@ -34,13 +34,15 @@ public enum Perceptibility: String, Sendable, Hashable {
 
 /// The thresholds table (docs/press-model.md §7), and the one compare uses by default.
 public enum PerceptionThresholds {
-    /// Just-noticeable difference of tapping latency on a direct-touch screen, ≈ 69 ms.
+    /// Just-noticeable difference of tapping latency on a direct-touch screen: 69 ms, the mean
+    /// over participants against a ~1 ms reference (indirect touch: 96 ms; docs/press-model.md §7).
     public static let tapJND = PerceptionThreshold(
-        name: "tap_jnd", ms: 69, meaning: "just-noticeable difference of latency when tapping (direct touch)",
+        name: "tap_jnd", ms: 69, meaning: "just-noticeable difference of latency when tapping (direct touch, against ~1 ms)",
         source: "Deber, Jota, Forlines & Wigdor, CHI 2015")
-    /// Just-noticeable difference of dragging latency on a direct-touch screen, ≈ 11 ms.
+    /// Just-noticeable difference of dragging latency on a direct-touch screen: 11 ms, the mean
+    /// over participants against a ~1 ms reference (indirect touch: 55 ms).
     public static let dragJND = PerceptionThreshold(
-        name: "drag_jnd", ms: 11, meaning: "just-noticeable difference of latency when dragging (direct touch)",
+        name: "drag_jnd", ms: 11, meaning: "just-noticeable difference of latency when dragging (direct touch, against ~1 ms)",
         source: "Deber, Jota, Forlines & Wigdor, CHI 2015")
     /// Tapping latency people detect against a 1 ms reference: about 24 ms (land-on).
     public static let tapDetection = PerceptionThreshold(
