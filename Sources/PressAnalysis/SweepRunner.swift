@@ -16,13 +16,15 @@ import PressSQLite
 import PressStore
 import PressIngest
 
-/// One configuration a sweep replays: the configuration, and container parameters replacing
-/// those of every session recorded in a scroll view (nil: the recorded containers).
+/// One configuration a sweep replays: the configuration, container parameters replacing those
+/// of every session recorded in a scroll view (nil: the recorded containers), and the display
+/// profile every session is replayed on (nil: each session's own, or `SweepOptions.displayOverride`).
 public struct SweepCandidate: Sendable, Hashable {
     public var configuration: PressConfiguration
     public var containerOverride: ContainerOverride?
-    public init(configuration: PressConfiguration, containerOverride: ContainerOverride? = nil) {
-        self.configuration = configuration; self.containerOverride = containerOverride
+    public var display: DisplayProfile?
+    public init(configuration: PressConfiguration, containerOverride: ContainerOverride? = nil, display: DisplayProfile? = nil) {
+        self.configuration = configuration; self.containerOverride = containerOverride; self.display = display
     }
 }
 
@@ -328,6 +330,11 @@ struct SweepPlan: @unchecked Sendable {
     let groups: [Group]
     /// Resolves each session's display (`ReplayOptions.display(for:)`).
     let display: ReplayOptions
+    /// Per configuration, the display a `--vary display=…` point replays every session on
+    /// (nil: the session's own, from `display`).
+    let displays: [Display?]
+    /// Whether any configuration has its own display.
+    let variesDisplay: Bool
     let defaultContainer: Container
     let events: ResultEventTable
 
@@ -349,6 +356,8 @@ struct SweepPlan: @unchecked Sendable {
         }
         self.groups = groups
         self.display = display
+        displays = all.map { $0.display?.display }
+        variesDisplay = displays.contains { $0 != nil }
         self.defaultContainer = defaultContainer
         self.events = events
     }
@@ -401,11 +410,15 @@ final class SweepWorker: @unchecked Sendable {
     }
 
     private func replay(_ s: StoredSession) {
-        let display: Display
-        do { display = try plan.display.display(for: s.attributes) } catch {
-            for m in results.indices { results[m] = nil; state.points[m].failures += 1 }
+        // The session's own display; a point of `--vary display=…` replays on its own instead, so
+        // a session naming an unknown profile still counts there.
+        var own: Display? = nil
+        do { own = try plan.display.display(for: s.attributes) } catch {
             if state.failures.count < 20 { state.failures.append((s.session, "cannot be replayed: \(error)")) }
-            return
+            guard plan.variesDisplay else {
+                for m in results.indices { results[m] = nil; state.points[m].failures += 1 }
+                return
+            }
         }
         let recorded = s.attributes.container ?? plan.defaultContainer
         let axis = s.attributes.scrollAxis ?? Replay.defaultScrollAxis
@@ -416,6 +429,11 @@ final class SweepWorker: @unchecked Sendable {
                                              scrollAxis: axis, configuration: g.representative,
                                              keepingControlEvents: false)
             for m in g.members {
+                guard let display = plan.displays[m] ?? own else {
+                    results[m] = nil
+                    state.points[m].failures += 1
+                    continue
+                }
                 do {
                     let r = try Replay.trace(c, resolved: plan.animations[m], display: display).result
                     results[m] = r
@@ -501,11 +519,24 @@ final class SweepWorker: @unchecked Sendable {
 extension SweepDefinition {
     /// Checks every parameter against `base` — its path, then each of its values alone — and
     /// builds the configuration of every point (named `SweepDefinition.pointName`), before
-    /// anything is replayed.
+    /// anything is replayed. `display` values are names among `displays` (the built-in and added
+    /// profiles, `ConfigurationCatalog.allDisplays`).
     /// - Throws: `SweepDefinitionError` naming the `--vary` text and the value (or the point's
     ///   values) at fault, with ConfigurationJSON's reason.
-    public func candidates(base: PressConfiguration, sweepID: Int64? = nil) throws(SweepDefinitionError)
+    public func candidates(base: PressConfiguration, sweepID: Int64? = nil,
+                           displays: [DisplayProfile] = DisplayProfile.builtIn) throws(SweepDefinitionError)
         -> (points: [SweepPoint], candidates: [SweepCandidate]) {
+        func profile(_ v: CanonicalJSON) throws(SweepDefinitionError) -> DisplayProfile {
+            let known = displays.map(\.name).joined(separator: ", ")
+            guard case .string(let name) = v else {
+                throw SweepDefinitionError(part: "", message: "expected a display profile's name (\(known)), got \(v.text)")
+            }
+            guard let p = displays.first(where: { $0.name == name }) else {
+                throw SweepDefinitionError(part: "", message: "no display profile named '\(name)' (known: \(known)); "
+                                           + "add one with 'pressdb displays add FILE.json'")
+            }
+            return p
+        }
         for p in parameters {
             guard let first = p.values.first else { throw SweepDefinitionError(part: p.text, message: "no values") }
             do { try SweepPath.check(p.path, on: base, trying: first) } catch {
@@ -515,6 +546,8 @@ extension SweepDefinition {
                 do {
                     if SweepPath.isContainer(p.path) {
                         _ = try SweepPath.containerOverride([(p.path, v)])
+                    } else if SweepPath.isDisplay(p.path) {
+                        _ = try profile(v)
                     } else {
                         _ = try SweepPath.configuration(base, setting: [(p.path, v)], name: base.name)
                     }
@@ -531,7 +564,10 @@ extension SweepDefinition {
             do {
                 let c = try SweepPath.configuration(base, setting: values,
                                                     name: Self.pointName(base: base.name, sweep: sweepID, point: point.number))
-                candidates.append(SweepCandidate(configuration: c, containerOverride: try SweepPath.containerOverride(values)))
+                var display: DisplayProfile? = nil
+                if let v = values.first(where: { SweepPath.isDisplay($0.path) }) { display = try profile(v.value) }
+                candidates.append(SweepCandidate(configuration: c, containerOverride: try SweepPath.containerOverride(values),
+                                                 display: display))
             } catch {
                 let shown = values.map { "\($0.path)=\($0.value.text)" }.joined(separator: ", ")
                 throw SweepDefinitionError(part: "point \(point.number) (\(shown))", message: error.description)

@@ -141,10 +141,21 @@ public enum SweepPath {
     /// Whether `path` overrides the sessions' container rather than the configuration.
     public static func isContainer(_ path: String) -> Bool { path.hasPrefix("container.") }
 
+    /// The path that replays a point's sessions on a display profile (its values are profile
+    /// names). The display is a session attribute like the container, not a configuration field.
+    public static let displayPath = "display"
+
+    /// Whether `path` sets the display every session of a point is replayed on.
+    public static func isDisplay(_ path: String) -> Bool { path == displayPath }
+
+    /// Whether `path` is a field of the configuration (not a container parameter or the display).
+    public static func isConfiguration(_ path: String) -> Bool { !isContainer(path) && !isDisplay(path) }
+
     /// The paths `base` can vary: each number, boolean, string or null field of its canonical
-    /// definition (animation fields as `press_animation.duration`), then the container paths.
+    /// definition (animation fields as `press_animation.duration`), then the container paths and
+    /// `display`.
     public static func paths(of base: PressConfiguration) -> [String] {
-        guard case .object(let members) = base.definition else { return containerPaths }
+        guard case .object(let members) = base.definition else { return containerPaths + [displayPath] }
         var out: [String] = []
         func walk(_ m: [String: CanonicalJSON], _ prefix: String) {
             for key in m.keys.sorted() where !fixedFields.contains(key) {
@@ -156,7 +167,7 @@ public enum SweepPath {
             }
         }
         walk(members, "")
-        return out + containerPaths
+        return out + containerPaths + [displayPath]
     }
 
     /// Checks that `path` can be varied on `base`, trying `value` there.
@@ -173,6 +184,7 @@ public enum SweepPath {
             }
             return
         }
+        if isDisplay(path) { return }
         if let last = keys.last, fixedFields.contains(last) {
             throw fail("'\(last)' names or shapes the configuration and cannot be varied; sweep from a base configuration that has the \(last) you want")
         }
@@ -200,7 +212,8 @@ public enum SweepPath {
         }
     }
 
-    /// `base` with each `(path, value)` of the configuration set (container paths are skipped),
+    /// `base` with each `(path, value)` of the configuration set (container paths and the display
+    /// are skipped),
     /// named `name`, read back through `ConfigurationJSON` so every value is checked as in a
     /// configuration file.
     /// - Throws: `SweepDefinitionError` whose part is the field ConfigurationJSON names
@@ -208,7 +221,7 @@ public enum SweepPath {
     public static func configuration(_ base: PressConfiguration, setting values: [(path: String, value: CanonicalJSON)],
                                      name: String) throws(SweepDefinitionError) -> PressConfiguration {
         var definition = base.definition
-        for (path, value) in values where !isContainer(path) {
+        for (path, value) in values where isConfiguration(path) {
             definition = set(path.split(separator: ".").map(String.init)[...], to: value, in: definition)
         }
         definition = set(["name"], to: .string(name), in: definition)

@@ -70,7 +70,7 @@ import PressCore
     }
 
     // Every leaf of the canonical definition that is a number, boolean, word or null, with the
-    // animation fields under their object, then the container parameters.
+    // animation fields under their object, then the container parameters and the display.
     @Test func pathsOfThePresets() {
         #expect(SweepPath.paths(of: .springPress) == [
             "action", "action_delay",
@@ -78,6 +78,7 @@ import PressCore
             "pressed_scale", "release_animation.damping_ratio", "release_animation.duration", "release_animation.velocity",
             "retention_margin",
             "container.delays_content_touches", "container.cancels_control_touches", "container.touch_delay", "container.hysteresis",
+            "display",
         ])
         let longPress = SweepPath.paths(of: .longPressSafeArea)
         #expect(longPress.contains("safe_area") && longPress.contains("minimum_press_duration")
@@ -87,6 +88,7 @@ import PressCore
     @Test func pathsThatCannotBeVaried() {
         #expect(failure("retention_margin") == nil)
         #expect(failure("container.touch_delay") == nil)
+        #expect(failure("display") == nil)
         // Another gesture model's field, in ConfigurationJSON's words.
         #expect(failure("safe_area") == #"safe_area: applies to gesture "long-press" only; this configuration's gesture is "control""#)
         #expect(failure("retention_margin", base: .longPressSafeArea)

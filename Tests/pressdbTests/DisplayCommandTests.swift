@@ -6,13 +6,7 @@ import Testing
     private func logs(in dir: URL, display: String) throws -> (plain: URL, named: URL) {
         let g = try Binary.run(["generate", "--sessions", "400", "--seed", "5"])
         #expect(g.status == 0, "\(g.stderr)")
-        let plain = dir.appendingPathComponent("plain.ndjson"), named = dir.appendingPathComponent("named.ndjson")
-        try g.stdout.write(to: plain, atomically: true, encoding: .utf8)
-        let lines = g.stdout.split(separator: "\n").map { line in
-            line.contains(#""phase":"began""#) ? line.dropLast() + #","display":"\#(display)"}"# : line
-        }
-        try (lines.joined(separator: "\n") + "\n").write(to: named, atomically: true, encoding: .utf8)
-        return (plain, named)
+        return try sessionLogs(g.stdout, in: dir, display: display)
     }
 
     // `--display NAME` replays every session on NAME (printed, not stored); ingesting the same
@@ -123,4 +117,110 @@ import Testing
                                       "--display", "crt", "-q"])
         #expect(unknown.status == 2 && unknown.stderr.contains("no display profile named 'crt'"), "\(unknown.stderr)")
     }
+
+    /// The summary's counts and latency percentiles (the columns a sweep point shares with it).
+    private static let summaryColumns = ["sessions", "taps", "cancels", "scroll_aborts", "false_actions", "unseen_presses",
+                                         "feedback_p50_ms", "feedback_p90_ms", "feedback_p99_ms", "share_over_100ms",
+                                         "action_p50_ms", "action_p90_ms", "release_jump_pt_max"]
+
+    private func number(_ row: [String: Any], _ key: String) -> Double? { (row[key] as? NSNumber)?.doubleValue }
+
+    // `--vary display=…` replays every session of a point on that profile. Its point equals two
+    // other paths through the code: `report --display NAME --as` (every session replayed on NAME
+    // into a partial) for the summary, and `report latency --as` over the same log ingested with
+    // "display": NAME (stored results, percentiles in SQL) for the photon latencies. The other way
+    // round, a point on iphone-60hz of sessions recorded on ProMotion equals the plain log's report.
+    @Test func sweepPointOnADisplayEqualsTheReportOnThatDisplay() throws {
+        let dir = try Binary.temporaryDirectory()
+        let g = try Binary.run(["generate", "--sessions", "500", "--seed", "12", "--variants", "A=spring-press"])
+        #expect(g.status == 0, "\(g.stderr)")
+        let (plain, named) = try sessionLogs(g.stdout, in: dir, display: "iphone-promotion")
+        for (log, db) in [(plain, "plain.sqlite"), (named, "named.sqlite")] {
+            let r = try Binary.run(["ingest", log.lastPathComponent, "--db", db, "--quiet"], directory: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        func sweep(_ db: String) throws -> [Int: [String: Any]] {
+            let r = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "display=iphone-60hz,iphone-promotion",
+                                    "--format", "json", "-q"], directory: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            return Dictionary(uniqueKeysWithValues: try rows(r.stdout).map { ($0["point"] as? Int ?? -1, $0) })
+        }
+        func single(_ args: [String]) throws -> [String: Any] {
+            let r = try Binary.run(args + ["--format", "json"], directory: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let all = try rows(r.stdout)
+            #expect(all.count == 1, "\(r.stdout.prefix(300))")
+            return try #require(all.first)
+        }
+        let onPlain = try sweep("plain.sqlite"), onNamed = try sweep("named.sqlite")
+        let promoted = try #require(onPlain[2]), sixty = try #require(onNamed[1])
+        #expect(promoted["display"] as? String == "iphone-promotion" && sixty["display"] as? String == "iphone-60hz")
+
+        let counterfactual = try single(["report", "--db", "plain.sqlite", "--display", "iphone-promotion", "--as", "spring-press"])
+        let stored60 = try single(["report", "--db", "plain.sqlite", "--as", "spring-press"])
+        #expect(number(counterfactual, "sessions") == 500 && number(stored60, "sessions") == 500)
+        for c in Self.summaryColumns {
+            #expect(number(promoted, c) == number(counterfactual, c), "\(c)")
+            #expect(number(sixty, c) == number(stored60, c), "\(c)")
+        }
+        // ProMotion moves some feedback: the check above compared different numbers, not 60 Hz twice.
+        #expect(number(counterfactual, "feedback_p90_ms") != number(stored60, "feedback_p90_ms"))
+
+        let photonPromotion = try single(["report", "latency", "--db", "named.sqlite", "--as", "spring-press"])
+        let photon60 = try single(["report", "latency", "--db", "plain.sqlite", "--as", "spring-press"])
+        for c in ["feedback_photon_p90_ms", "share_photon_over_100ms"] {
+            #expect(number(promoted, c) == number(photonPromotion, c), "\(c)")
+            #expect(number(sixty, c) == number(photon60, c), "\(c)")
+        }
+        // Each database's base replays the sessions on their own display: point 1 of the plain log
+        // (iphone-60hz, the default) and point 2 of the named one repeat their base.
+        for c in Self.summaryColumns + ["feedback_photon_p90_ms"] {
+            #expect(number(try #require(onPlain[1]), c) == number(try #require(onPlain[0]), c), "\(c)")
+            #expect(number(try #require(onNamed[2]), c) == number(try #require(onNamed[0]), c), "\(c)")
+        }
+    }
+
+    // Sessions naming a profile pressdb does not know cannot be replayed on their own display:
+    // the base counts each as a failure, a point that sets the display replays every one.
+    @Test func sweepPointOnADisplayReplaysSessionsOfAnUnknownProfile() throws {
+        let dir = try Binary.temporaryDirectory()
+        let g = try Binary.run(["generate", "--sessions", "60", "--seed", "4", "--variants", "A=spring-press"])
+        #expect(g.status == 0, "\(g.stderr)")
+        let (_, named) = try sessionLogs(g.stdout, in: dir, display: "lab-panel")
+        _ = try Binary.run(["ingest", named.lastPathComponent, "--db", "d.sqlite", "--quiet"], directory: dir)
+        let r = try Binary.run(["sweep", "--db", "d.sqlite", "--base", "spring-press", "--vary", "display=iphone-promotion",
+                                "--format", "json"], directory: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("60 replays failed") && r.stderr.contains(#"display "lab-panel""#), "\(r.stderr)")
+        let byPoint = Dictionary(uniqueKeysWithValues: try rows(r.stdout).map { ($0["point"] as? Int ?? -1, $0) })
+        let base = try #require(byPoint[0]), point = try #require(byPoint[1])
+        #expect(number(base, "failures") == 60 && number(base, "sessions") == 0)
+        #expect(number(point, "failures") == 0 && number(point, "sessions") == 60)
+    }
+
+    // A display the catalog does not hold, a value that is not a name, and --display beside
+    // --vary display are refused before anything is replayed.
+    @Test func sweepOverDisplaysRefusesWhatItCannotReplay() throws {
+        let db = try database(["--sessions", "50", "--seed", "3"])
+        let unknown = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "display=iphone-60hz,crt", "-q"])
+        #expect(unknown.status == 2, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("display=iphone-60hz,crt") && unknown.stderr.contains("no display profile named 'crt'")
+                && unknown.stderr.contains("ipad-promotion"), "\(unknown.stderr)")
+        let numeric = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "display=120", "-q"])
+        #expect(numeric.status == 2 && numeric.stderr.contains("expected a display profile's name"), "\(numeric.stderr)")
+        let both = try Binary.run(["sweep", "--db", db, "--base", "spring-press", "--vary", "display=iphone-promotion",
+                                   "--display", "ipad-promotion", "-q"])
+        #expect(both.status == 2 && both.stderr.contains("--display and --vary display"), "\(both.stderr)")
+    }
+}
+
+/// `log` as given, and the same log with `"display": NAME` on every `began` record, in `dir`.
+func sessionLogs(_ log: String, in dir: URL, display: String) throws -> (plain: URL, named: URL) {
+    let plain = dir.appendingPathComponent("plain.ndjson"), named = dir.appendingPathComponent("named.ndjson")
+    try log.write(to: plain, atomically: true, encoding: .utf8)
+    let lines = log.split(separator: "\n").map { line in
+        line.contains(#""phase":"began""#) ? line.dropLast() + #","display":"\#(display)"}"# : line
+    }
+    try (lines.joined(separator: "\n") + "\n").write(to: named, atomically: true, encoding: .utf8)
+    return (plain, named)
 }

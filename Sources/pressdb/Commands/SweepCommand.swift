@@ -26,7 +26,9 @@ struct SweepCommand: ParsableCommand {
         release_animation.duration, action_delay, retention_margin, minimum_press_duration,
         safe_area, …; docs/configurations.md) or a container parameter replacing the recorded
         scroll views' (container.delays_content_touches, container.cancels_control_touches,
-        container.touch_delay, container.hysteresis). SPEC is a list (0.9,0.95,0.97), a range
+        container.touch_delay, container.hysteresis), or display: the display profiles a point
+        replays every session on (display=iphone-60hz,iphone-promotion; 'pressdb displays'; the
+        base keeps each session's own). SPEC is a list (0.9,0.95,0.97), a range
         with a step (0.3:1.0:0.1) or a count (0.2:0.6/9). Several --vary make a grid; --sample N
         draws N of its points at random. A value that makes an invalid configuration is refused
         before anything is replayed.
@@ -121,8 +123,12 @@ struct SweepCommand: ParsableCommand {
         }
         let definition = SweepDefinition(base: baseName, parameters: parameters, sample: sample, seed: seed)
         let nextID = (try store.db.prepare("SELECT coalesce(max(id), 0) + 1 FROM sweeps").scalarInt()) ?? 1
+        if displayName != nil, parameters.contains(where: { SweepPath.isDisplay($0.path) }) {
+            throw CLIError.usage("--display and --vary display=… both set the display: give the profiles to compare in "
+                                 + "--vary display=… alone (the base replays each session on its own)")
+        }
         let planned: (points: [SweepPoint], candidates: [SweepCandidate])
-        do { planned = try definition.candidates(base: baseConfiguration, sweepID: nextID) } catch {
+        do { planned = try definition.candidates(base: baseConfiguration, sweepID: nextID, displays: catalog.allDisplays) } catch {
             throw CLIError.usage(error.part.hasPrefix("--") ? "\(error)" : "--vary \(error)")
         }
         let objectives = try Self.objectives(self.objectives)
@@ -253,6 +259,10 @@ struct SweepCommand: ParsableCommand {
         if let o = p.containerOverride, !quiet {
             printError("sweep: point \(point) also sets the container (\(ConfigurationJSON.encode(o).text)); a configuration "
                        + "cannot hold that: it is a property of the screen the button sits in")
+        }
+        if let d = p.values.first(where: { SweepPath.isDisplay($0.path) }), !quiet {
+            printError("sweep: point \(point) also sets the display (\(d.value.text)); a configuration cannot hold that: it is "
+                       + "the device the sessions were recorded on ('--display' of replay, report and compare replays on another)")
         }
         // Named after the sweep's id as stored (a sweep run alongside another may have taken the id
         // this one expected when it named its points).

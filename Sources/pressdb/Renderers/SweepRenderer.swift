@@ -85,9 +85,10 @@ struct SweepRenderer {
         return zip(paths, last).map { path, l in last.filter { $0 == l }.count > 1 ? path : l }
     }
 
-    /// The base's own value of a varied path (`recorded` for a container parameter: the sessions').
+    /// The base's own value of a varied path (`recorded` for a container parameter or the
+    /// display: the sessions').
     func baseValue(_ path: String, recorded: Cell = .text("recorded")) -> Cell {
-        if SweepPath.isContainer(path) { return recorded }
+        if !SweepPath.isConfiguration(path) { return recorded }
         var v = base.definition
         for key in path.split(separator: ".") {
             guard case .object(let m) = v, let next = m[String(key)] else { return .null }
