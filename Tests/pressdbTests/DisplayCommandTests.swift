@@ -180,6 +180,48 @@ import Testing
         }
     }
 
+    // The display points of a grid, worked by hand. Stationary 0.3 s taps outside a scroll view;
+    // press animation linear over 0.18 s from 1 to 0.95, on the default 44 × 44 pt control. An
+    // edge moves 0.05 · (τ/0.18) · 22 pt after τ s; it shows once that reaches a device pixel:
+    // 1/3 pt at 3 px/pt (τ ≥ 0.0545 s), 1/2 pt at the iPad's 2 px/pt (τ ≥ 0.0818 s). The first
+    // frame k/f at or past it: 60 Hz k = 4 (66.67 ms), 120 Hz k = 7 (58.33 ms), iPad 120 Hz
+    // k = 10 (83.33 ms). On the glass (docs/press-model.md §6) add half the 120 Hz sampling
+    // period (4.17 ms), half a frame of delivery and one frame of pipeline: 4.17 + 8.33 + 66.67 +
+    // 16.67 = 95.83 ms at 60 Hz; 4.17 + 4.17 + 58.33 + 8.33 = 75 ms and 4.17 + 4.17 + 83.33 +
+    // 8.33 = 100 ms at 120 Hz. Against the base (60 Hz, the sessions name no display) ProMotion
+    // shows every press one 120 Hz frame sooner: −8.33 ms, the same for every pair.
+    @Test func displayPointsMoveFeedbackAsComputed() throws {
+        let dir = try Binary.temporaryDirectory()
+        let db = dir.appendingPathComponent("t.sqlite").path
+        var log = #"{"type":"config","name":"linear-press","base":"spring-press","press_animation":{"kind":"uiview-curve","duration":0.18,"curve":"linear"},"release_animation":{"kind":"uiview-curve","duration":0.18,"curve":"linear"}}"# + "\n"
+        for i in 0..<12 {
+            let t0 = Double(i) * 10
+            log += #"{"session":"s\#(i)","t":\#(t0),"phase":"began","x":100,"y":200,"config":"linear-press","user":"u\#(i % 3)"}"# + "\n"
+            log += #"{"session":"s\#(i)","t":\#(t0 + 0.3),"phase":"ended","x":100,"y":200}"# + "\n"
+        }
+        let ingest = try Binary.run(["ingest", "-", "--db", db, "--quiet"], stdin: log)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let sweep = try Binary.run(["sweep", "--db", db, "--base", "linear-press",
+                                    "--vary", "display=iphone-60hz,iphone-promotion,ipad-promotion", "--format", "json", "-q"])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let byName = Dictionary(uniqueKeysWithValues: try rows(sweep.stdout).map { ($0["display"] as? String ?? "base", $0) })
+        let expected: [(String, Double, Double)] = [("iphone-60hz", 4000.0 / 60, 95.0 + 5.0 / 6),
+                                                    ("iphone-promotion", 7000.0 / 120, 75), ("ipad-promotion", 10000.0 / 120, 100)]
+        for (name, feedback, photon) in expected {
+            let row = try #require(byName[name], "\(name)")
+            #expect(number(row, "sessions") == 12 && number(row, "unseen_presses") == 0, "\(name)")
+            // Latencies are kept to 6 decimals (docs/log-format.md, "results"): within 1e-6.
+            for c in ["feedback_p50_ms", "feedback_p90_ms"] {
+                #expect(abs((number(row, c) ?? .nan) - feedback) < 1e-6, "\(name) \(c): \(row[c] ?? "")")
+            }
+            #expect(abs((number(row, "feedback_photon_p90_ms") ?? .nan) - photon) < 1e-6, "\(name): \(row["feedback_photon_p90_ms"] ?? "")")
+        }
+        let promotion = try #require(byName["iphone-promotion"])
+        #expect(abs((number(promotion, "feedback_mean_ms_diff") ?? .nan) + 1000.0 / 120) < 1e-6)
+        #expect(abs((number(promotion, "feedback_mean_ms_diff_low") ?? .nan) + 1000.0 / 120) < 1e-6)
+        #expect(number(promotion, "share_photon_over_100ms") == 0)
+    }
+
     // Sessions naming a profile pressdb does not know cannot be replayed on their own display:
     // the base counts each as a failure, a point that sets the display replays every one.
     @Test func sweepPointOnADisplayReplaysSessionsOfAnUnknownProfile() throws {

@@ -262,7 +262,7 @@ struct SweepCommand: ParsableCommand {
         }
         if let d = p.values.first(where: { SweepPath.isDisplay($0.path) }), !quiet {
             printError("sweep: point \(point) also sets the display (\(d.value.text)); a configuration cannot hold that: it is "
-                       + "the device the sessions were recorded on ('--display' of replay, report and compare replays on another)")
+                       + "the device the sessions are seen on (replay, report and compare take it as --display NAME)")
         }
         // Named after the sweep's id as stored (a sweep run alongside another may have taken the id
         // this one expected when it named its points).
