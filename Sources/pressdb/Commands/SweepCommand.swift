@@ -28,10 +28,10 @@ struct SweepCommand: ParsableCommand {
         scroll views' (container.delays_content_touches, container.cancels_control_touches,
         container.touch_delay, container.hysteresis), or display: the display profiles a point
         replays every session on (display=iphone-60hz,iphone-promotion; 'pressdb displays'; the
-        base keeps each session's own). SPEC is a list (0.9,0.95,0.97), a range
-        with a step (0.3:1.0:0.1) or a count (0.2:0.6/9). Several --vary make a grid; --sample N
-        draws N of its points at random. A value that makes an invalid configuration is refused
-        before anything is replayed.
+        base keeps each session's own). SPEC is a list (0.9,0.95,0.97), a range with a step
+        (0.3:1.0:0.1) or a count (0.2:0.6/9). Several --vary make a grid; --sample N draws N of
+        its points at random. A value that makes an invalid configuration is refused before
+        anything is replayed.
 
         Objectives (default feedback_p90_ms, unseen_rate, release_jump_p90_pt,
         scroll_abort_rate, false_actions; NAME:max or NAME:min to set the direction): the
