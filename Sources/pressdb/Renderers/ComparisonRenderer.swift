@@ -11,6 +11,9 @@ import PressStats
 struct ComparisonRenderer {
     var report: ExperimentReport
     var notes: [String]
+    /// One treatment of a comparison of more than two arms (`ManyArmsRenderer`): how its
+    /// p-values were adjusted (the family is all arms'), and no header lines of its own in HTML.
+    var manyArms: (adjustment: String, arm: String)? = nil
 
     /// The report in `format`; `options` for the terminal table. Ends with a newline.
     /// - Throws: `CLIError.usage` for a `--columns` name the table does not have.
@@ -129,6 +132,7 @@ struct ComparisonRenderer {
         let m = report.rows.filter { $0.pValue != nil }.count
         let adjustment: String
         switch report.correction {
+        case _ where manyArms != nil: adjustment = manyArms?.adjustment ?? ""
         case _ where m == 0: adjustment = "no p-values: no metric has a verdict"
         case .none: adjustment = "p-values not adjusted for the \(counted(m, "test")) shown"
         case .holm: adjustment = "p-values adjusted across \(counted(m, "test")) by Holm–Bonferroni"
@@ -347,11 +351,19 @@ struct ComparisonRenderer {
             out += options.color ? "\u{1B}[1;31mwarning:\u{1B}[0m" + wrapped.dropFirst("warning:".count) : wrapped
         }
         out += "\n"
+        return out + (try tableText(options))
+    }
+
+    /// The terminal's table fitted to the width, and how to read it.
+    func tableText(_ options: TableOptions, footnote withFootnote: Bool = true) throws -> String {
+        let width = options.width
+        var out = ""
         var (columns, rows) = humanTable
         // The terminal names the test without its interval method (other formats say both).
         rows = rows.map { row in var r = row; r[r.count - 1].full = Self.shortTest(r[r.count - 1].full); return r }
         let table = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
         out += table.render(rows)
+        guard withFootnote else { return out }
         let showsMDE = table.shown.contains { columns[$0].name == "mde" }
         return out + "\n" + TerminalTable.wrap(footnote(showsMDE: showsMDE), width: width ?? HelpRow.width)
     }
@@ -365,7 +377,7 @@ struct ComparisonRenderer {
     /// The page's content, its headings at `level` (the demo's page nests them under its own).
     func htmlSections(into page: inout HTMLPage, level headingLevel: Int = 2) {
         page.paragraph(title + ".")
-        for line in notes + header { page.paragraph(line.trimmingCharacters(in: .whitespaces)) }
+        for line in notes + header where manyArms == nil { page.paragraph(line.trimmingCharacters(in: .whitespaces)) }
         for w in report.warnings { page.banner(w.message, kind: .warning) }
         func differences(_ rows: [ExperimentRow], scale: Double) -> [Difference] {
             rows.compactMap { r in
