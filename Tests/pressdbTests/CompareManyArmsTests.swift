@@ -104,3 +104,62 @@ private func holm(_ p: [Double]) -> [Double] {
         #expect(lines.contains { $0.hasPrefix("cancel_rate ") })
     }
 }
+
+/// `compare A C --segment screen` on the three-arm log: each screen's rows are the comparison
+/// within that screen (`--where screen=…`), p_adjusted is Holm over every screen's p-values, and
+/// the heterogeneity line's Q is Σw(d − d̄)² of the screens' diff and se (w = 1/se²), computed here.
+@Suite(.serialized) struct CompareSegmentsCommandTests {
+    @Test func segmentsAreTheComparisonWithinEachValueAdjustedTogether() throws {
+        let db = CompareManyArmsCommandTests.db
+        let metrics = ["--metric", "tap_rate,cancel_rate,feedback_latency_ms"]
+        let r = try Binary.run(["compare", "A", "C", "--db", db, "--segment", "screen", "--format", "json"] + metrics)
+        let rows = try jsonRows(r)
+        let screens = rows.compactMap { $0["segment"] as? String }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        #expect(screens == ["cart", "feed", "product", "profile", "search", "settings"])
+        for screen in ["feed", "settings"] {
+            let alone = try jsonRows(try Binary.run(["compare", "A", "C", "--db", db, "--where", "screen=\(screen)",
+                                                     "--correction", "none", "--format", "json"] + metrics))
+            let mine = rows.filter { $0["segment"] as? String == screen }
+            #expect(mine.count == alone.count)
+            for (x, y) in zip(mine, alone) {
+                #expect(x["diff"] as? Double == y["diff"] as? Double && x["se"] as? Double == y["se"] as? Double, "\(screen)")
+                #expect(x["p_value"] as? Double == y["p_value"] as? Double, "\(screen)")
+            }
+        }
+        let tested = rows.filter { $0["p_value"] is Double }
+        for (row, want) in zip(tested, holm(tested.map { $0["p_value"] as! Double })) {
+            let got = try #require(row["p_adjusted"] as? Double)
+            #expect(abs(got - want) <= 1e-15 * max(1, want))
+        }
+        for metric in ["tap_rate", "cancel_rate", "feedback_latency_ms"] {
+            let used = tested.filter { $0["metric"] as? String == metric }
+            let d = used.map { $0["diff"] as! Double }, w = used.map { 1 / pow($0["se"] as! Double, 2) }
+            let pooled = zip(w, d).map { $0 * $1 }.reduce(0, +) / w.reduce(0, +)
+            let q = zip(w, d).map { $0 * ($1 - pooled) * ($1 - pooled) }.reduce(0, +)
+            let line = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("compare: heterogeneity: \(metric): Q = ") })
+            let shown = try #require(Double(line.split(separator: " ")[5].dropLast()), "\(line)")
+            #expect(abs(shown - q) <= 0.005 + 1e-9 && line.contains(", \(used.count - 1) df,"), "\(line) against Q = \(q)")
+        }
+    }
+
+    @Test func segmentsRefuseWhatTheyCannotSplit() throws {
+        let db = CompareManyArmsCommandTests.db
+        let user = try Binary.run(["compare", "A", "C", "--db", db, "--segment", "user"])
+        #expect(user.status == 2 && user.stderr.contains("--segment"), "\(user.stderr)")
+        let one = try Binary.run(["compare", "A", "C", "--db", db, "--segment", "screen", "--where", "screen=feed"])
+        #expect(one.status == 2 && one.stderr.contains("leaves one segment"), "\(one.stderr)")
+        let paired = try Binary.run(["compare", "A", "C", "--db", db, "--segment", "screen", "--paired"])
+        #expect(paired.status == 2, "\(paired.stderr)")
+        let three = try Binary.run(["compare", "A", "B", "C", "--db", db, "--segment", "screen"])
+        #expect(three.status == 2 && three.stderr.contains("--segment compares two arms"), "\(three.stderr)")
+    }
+
+    @Test func segmentsFitEightyColumns() throws {
+        let r = try PseudoTerminal.run(Binary.url, ["compare", "A", "C", "--db", CompareManyArmsCommandTests.db, "--segment", "screen"],
+                                       columns: 80, environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.piped)")
+        let lines = PseudoTerminal.screenLines(r.terminal)
+        for line in lines { #expect(line.count <= 80, "\(line)") }
+        #expect(lines.filter { $0.hasPrefix("metric ") }.count == 6)
+    }
+}

@@ -69,6 +69,12 @@ struct CompareCommand: ParsableCommand {
         (chi-square, k - 1 degrees of freedom, against --split P/Q/R...). Observed mode from
         the database; one section per treatment, an arm column in CSV, JSON and Markdown.
 
+        Segments (--segment ATTR: control, screen, app_version, device or display): B against A
+        within each value of the attribute, the p-values of every segment and metric adjusted
+        as one family, and per metric Cochran's Q of the segments' differences (inverse-variance
+        weights, segments - 1 degrees of freedom) with I²: does the effect differ between them?
+        --by keeps naming what A and B are.
+
         Examples:
           pressdb compare A B
           pressdb compare A B --sequential --mde 5%
@@ -78,6 +84,7 @@ struct CompareCommand: ParsableCommand {
           pressdb compare spring-press expand-delayed-click --paired --where variant=A
           pressdb compare A B --format html --out compare.html
           pressdb compare A B C --split 50/25/25
+          pressdb compare A B --segment screen
         """,
     )
 
@@ -91,6 +98,10 @@ struct CompareCommand: ParsableCommand {
     @Option(.by(ObservedComparisonReader.groupings, default: "variant", value: "KIND", help: "What A and B name",
                 discussion: "Not with --paired."))
     var by: String
+    @Option(value: "ATTR", help: "Compare B with A within each value of this attribute, with Cochran's Q of the differences",
+            discussion: "Observed mode, two arms; --by keeps naming what A and B are.",
+            choices: ObservedComparisonReader.segmentAttributes)
+    var segment: String?
     @Option(name: "metric", value: "NAME", help: "Only these metrics",
             defaultDescription: "all")
     var metrics: [String]
@@ -149,6 +160,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws -> Int32 {
+        if segment != nil { return try runSegments() }
         if !more.isEmpty { return try runManyArms() }
         let renderer = try renderer()
         let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))

@@ -11,9 +11,12 @@ import PressStats
 struct ComparisonRenderer {
     var report: ExperimentReport
     var notes: [String]
-    /// One treatment of a comparison of more than two arms (`ManyArmsRenderer`): how its
-    /// p-values were adjusted (the family is all arms'), and no header lines of its own in HTML.
-    var manyArms: (adjustment: String, arm: String)? = nil
+    /// One part of a larger comparison — a treatment of many arms (`ManyArmsRenderer`), a
+    /// segment (`SegmentsRenderer`): how its p-values were adjusted (the family is all parts'),
+    /// its label, and no header lines of its own in HTML.
+    var family: (adjustment: String, label: String)? = nil
+    /// Whether the HTML form draws the forest plots (the demo's segments show their tables only).
+    var charts = true
 
     /// The report in `format`; `options` for the terminal table. Ends with a newline.
     /// - Throws: `CLIError.usage` for a `--columns` name the table does not have.
@@ -132,7 +135,7 @@ struct ComparisonRenderer {
         let m = report.rows.filter { $0.pValue != nil }.count
         let adjustment: String
         switch report.correction {
-        case _ where manyArms != nil: adjustment = manyArms?.adjustment ?? ""
+        case _ where family != nil: adjustment = family?.adjustment ?? ""
         case _ where m == 0: adjustment = "no p-values: no metric has a verdict"
         case .none: adjustment = "p-values not adjusted for the \(counted(m, "test")) shown"
         case .holm: adjustment = "p-values adjusted across \(counted(m, "test")) by Holm–Bonferroni"
@@ -377,7 +380,7 @@ struct ComparisonRenderer {
     /// The page's content, its headings at `level` (the demo's page nests them under its own).
     func htmlSections(into page: inout HTMLPage, level headingLevel: Int = 2) {
         page.paragraph(title + ".")
-        for line in notes + header where manyArms == nil { page.paragraph(line.trimmingCharacters(in: .whitespaces)) }
+        for line in notes + header where family == nil { page.paragraph(line.trimmingCharacters(in: .whitespaces)) }
         for w in report.warnings { page.banner(w.message, kind: .warning) }
         func differences(_ rows: [ExperimentRow], scale: Double) -> [Difference] {
             rows.compactMap { r in
@@ -395,12 +398,12 @@ struct ComparisonRenderer {
         // "B − A", or the arms' names with "(B − A)" when they are named otherwise.
         let arms = report.treatmentName == "B" && report.controlName == "A" ? "B − A"
             : "\(report.treatmentName) − \(report.controlName) (B − A)"
-        if !rates.isEmpty {
+        if charts, !rates.isEmpty {
             page.heading("Rates", level: headingLevel)
             page.figure(ForestPlot(title: "Rates: \(arms)", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
                         caption: "Differences of rates, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals. Coloured only when the verdict is better or worse.")
         }
-        if !latencies.isEmpty {
+        if charts, !latencies.isEmpty {
             page.heading("Latency", level: headingLevel)
             page.figure(ForestPlot(title: "Latency: \(arms)", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
                         caption: "Differences of latencies, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals (p50: Hodges–Lehmann shift). Coloured only when the verdict is better or worse."

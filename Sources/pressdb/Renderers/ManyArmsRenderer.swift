@@ -21,7 +21,7 @@ struct ManyArmsRenderer {
         let adjustment = Self.adjustment(report)
         pairs = report.comparisons.map {
             ComparisonRenderer(report: $0.classifyingPerceptibility(threshold: perceptionThreshold), notes: [],
-                               manyArms: (adjustment: adjustment, arm: $0.treatmentName))
+                               family: (adjustment: adjustment, label: $0.treatmentName))
         }
     }
 
