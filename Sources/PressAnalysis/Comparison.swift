@@ -92,6 +92,31 @@ public final class ObservedComparisonReader {
     /// Number of stored sessions (to tell an empty database from an empty arm).
     public func storedSessions() throws -> Int { try runner.sessionCount() }
 
+    /// The attributes a comparison may be split by (`compare --segment`): the report keys that
+    /// describe where or on what a press happened, not the arms, the user or the outcome.
+    public static let segmentAttributes = ReportFilter.filterKeys.filter { !["config", "variant", "user", "outcome"].contains($0) }
+
+    /// The values of `attribute` among the sessions of arms `a` and `b`, with each arm's sessions,
+    /// in the values' order; and the sessions of the two arms without a value.
+    /// - Throws: `ComparisonError.badFilter` for an attribute not in `segmentAttributes`.
+    public func segments(of attribute: String, _ a: String, _ b: String) throws
+        -> (values: [(value: String, sessionsA: Int, sessionsB: Int)], withoutValue: Int) {
+        guard Self.segmentAttributes.contains(attribute) else {
+            throw ComparisonError.badFilter("--segment must be one of \(Self.segmentAttributes.joined(separator: ", ")), not '\(attribute)'")
+        }
+        // The attribute is one of a fixed list of column names, so it can be part of the SQL.
+        let s = try runner.db.prepare("""
+            SELECT \(attribute), coalesce(sum(grp = ?1), 0), coalesce(sum(grp = ?2), 0) FROM temp.report_input
+            WHERE grp IN (?1, ?2) GROUP BY \(attribute) ORDER BY \(attribute)
+            """)
+        s.bind([.text(a), .text(b)])
+        var values: [(value: String, sessionsA: Int, sessionsB: Int)] = [], without = 0
+        while try s.step() {
+            if let v = s.optionalText(0) { values.append((v, s.int(1), s.int(2))) } else { without = s.int(1) + s.int(2) }
+        }
+        return (values, without)
+    }
+
     /// Whether `name` is a preset or a stored configuration (an arm under `--by config`), and
     /// the names of all of them.
     public func knowsConfiguration(_ name: String) -> Bool { runner.knowsConfiguration(name) }

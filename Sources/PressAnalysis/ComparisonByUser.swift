@@ -361,6 +361,11 @@ extension ObservedComparisonReader {
     /// Checks, in one pass over the input, that every arm named has a session.
     /// - Throws: `ComparisonError.emptyArm` for the first that has none, listing those that do.
     public func requireSessions(_ names: String...) throws {
+        try requireSessions(names)
+    }
+
+    /// Checks that every arm of `names` has a session (more than two arms).
+    public func requireSessions(_ names: [String]) throws {
         let available = try groups()
         for name in names where !available.contains(where: { $0.name == name }) {
             throw ComparisonError.emptyArm(name: name, by: by, available: available)
@@ -369,17 +374,29 @@ extension ObservedComparisonReader {
 
     /// How the users of arms `a` and `b` cover their sessions (`report_input`, with `--where`).
     public func userCoverage(_ a: String, _ b: String) throws -> UserCoverage {
+        try userCoverage([a, b])
+    }
+
+    /// How the users of `arms` cover their sessions: a user with sessions in two or more of them
+    /// is in "both arms" (a multiple exposure), left out of every arm.
+    public func userCoverage(_ arms: [String]) throws -> UserCoverage {
+        let list = Self.placeholders(arms.count, from: 1)
         let s = try runner.db.prepare("""
             WITH per_user AS (SELECT count(DISTINCT grp) AS arms, count(*) AS sessions FROM temp.report_input
-                              WHERE grp IN (?1, ?2) AND user IS NOT NULL GROUP BY user)
-            SELECT (SELECT count(*) FROM temp.report_input WHERE grp IN (?1, ?2) AND user IS NULL),
-                   count(*), coalesce(sum(arms = 2), 0), coalesce(sum(CASE WHEN arms = 2 THEN sessions END), 0)
+                              WHERE grp IN (\(list)) AND user IS NOT NULL GROUP BY user)
+            SELECT (SELECT count(*) FROM temp.report_input WHERE grp IN (\(list)) AND user IS NULL),
+                   count(*), coalesce(sum(arms >= 2), 0), coalesce(sum(CASE WHEN arms >= 2 THEN sessions END), 0)
             FROM per_user
             """)
-        s.bind([.text(a), .text(b)])
+        s.bind(arms.map { .text($0) })
         _ = try s.step()
         return UserCoverage(sessionsWithoutUser: s.int(0), usersInBothArms: s.int(2), users: s.int(1),
                             sessionsOfUsersInBothArms: s.int(3))
+    }
+
+    /// "?1, ?2, …": `count` numbered parameters starting at `first`.
+    static func placeholders(_ count: Int, from first: Int) -> String {
+        (first..<(first + count)).map { "?\($0)" }.joined(separator: ", ")
     }
 
     /// One arm by user: its users' totals summed in SQL (`UserArmSums`), and per-user latency
@@ -388,10 +405,15 @@ extension ObservedComparisonReader {
     /// (`UserCoverage` counts them). An arm whose users are all left out has 0 users.
     /// - Throws: `DatabaseError`, `StatsError`.
     public func userArm(_ name: String, other: String, percentiles: Bool) throws -> UserArm {
+        try userArm(name, others: [other], percentiles: percentiles)
+    }
+
+    /// One arm by user, leaving out the users seen in any arm of `others` (more than two arms).
+    public func userArm(_ name: String, others: [String], percentiles: Bool) throws -> UserArm {
         let source = "temp.report_input"
         let condition = "grp = ?1 AND user IS NOT NULL AND user NOT IN "
-            + "(SELECT user FROM temp.report_input WHERE grp = ?2 AND user IS NOT NULL)"
-        let bindings: [SQLValue] = [.text(name), .text(other)]
+            + "(SELECT user FROM temp.report_input WHERE grp IN (\(Self.placeholders(others.count, from: 2))) AND user IS NOT NULL)"
+        let bindings: [SQLValue] = [.text(name)] + others.map { .text($0) }
         let rows = try UserArmSums.userTotals(runner.db, UserArmSums.perUserSQL(from: source, where: condition), bindings)
         var users = rows.map(\.totals)
         // Each user's latency total from its exact-value histogram, ascending (`UserArmSums.total`),

@@ -343,24 +343,7 @@ public enum Experiment {
             let adjusted = report.correction.adjust(raw)
             for i in report.rows.indices where !adjusted[i].isNaN { report.rows[i].adjustedPValue = adjusted[i] }
         }
-        for i in report.rows.indices {
-            let row = report.rows[i]
-            guard !row.difference.isNaN, !heavy.contains(i) else { report.rows[i].verdict = .tooFewData; continue }
-            switch row.evidence {
-            case .differenceTest, .intervalOnly:
-                // The side of an interval that excludes 0 is the direction (a bootstrap interval
-                // need not be centred on the estimate); otherwise the estimate's sign.
-                let signal = row.differenceInterval.map { $0.excludes(0) ? ($0.lower > 0 ? 1 : -1) : row.difference }
-                    ?? row.difference
-                report.rows[i].verdict = Verdict(direction: row.metric.direction, difference: signal,
-                                                 pValue: row.decisionPValue, interval: row.differenceInterval,
-                                                 armCounts: armCounts, minimum: minimum, alpha: c.alpha)
-            case .distributionShift(let shift):
-                report.rows[i].verdict = Verdict(direction: row.metric.direction, difference: shift,
-                                                 pValue: row.decisionPValue, interval: nil,
-                                                 armCounts: armCounts, minimum: minimum, alpha: c.alpha)
-            }
-        }
+        decideVerdicts(&report)
         let a = report.controlName, b = report.treatmentName
         let units = report.unit == .user ? "users" : "sessions"
         var health = health
@@ -398,6 +381,41 @@ public enum Experiment {
                 break
             }
         }
+        warnSuspiciousLifts(&report)
+    }
+
+    /// Each row's verdict from its decision p-value (adjusted, when there is one) and interval;
+    /// rows carried by a few heavy users get none. Run again when the p-values are adjusted
+    /// over a larger family (`Experiment.manyArms`).
+    static func decideVerdicts(_ report: inout ExperimentReport) {
+        let c = report.configuration
+        let armCounts = [report.controlUnits, report.treatmentUnits]
+        let minimum = report.unit == .user ? c.minimumUsersPerArm : c.minimumSessionsPerArm
+        let heavy = report.rows.indices.filter { report.rows[$0].carriedByFewUsers(minimum: c.minimumEffectiveUsersPerArm) }
+        for i in report.rows.indices {
+            let row = report.rows[i]
+            guard !row.difference.isNaN, !heavy.contains(i) else { report.rows[i].verdict = .tooFewData; continue }
+            switch row.evidence {
+            case .differenceTest, .intervalOnly:
+                // The side of an interval that excludes 0 is the direction (a bootstrap interval
+                // need not be centred on the estimate); otherwise the estimate's sign.
+                let signal = row.differenceInterval.map { $0.excludes(0) ? ($0.lower > 0 ? 1 : -1) : row.difference }
+                    ?? row.difference
+                report.rows[i].verdict = Verdict(direction: row.metric.direction, difference: signal,
+                                                 pValue: row.decisionPValue, interval: row.differenceInterval,
+                                                 armCounts: armCounts, minimum: minimum, alpha: c.alpha)
+            case .distributionShift(let shift):
+                report.rows[i].verdict = Verdict(direction: row.metric.direction, difference: shift,
+                                                 pValue: row.decisionPValue, interval: nil,
+                                                 armCounts: armCounts, minimum: minimum, alpha: c.alpha)
+            }
+        }
+    }
+
+    /// A warning for every detected difference too large to be believed.
+    static func warnSuspiciousLifts(_ report: inout ExperimentReport) {
+        let c = report.configuration
+        let a = report.controlName, b = report.treatmentName
         for row in report.rows where row.verdict == .better || row.verdict == .worse {
             guard let rel = row.relativeDifference, let w = HealthCheck.suspiciousLift(rel, configuration: c) else { continue }
             report.warnings.append(ExperimentWarning(warning: w, metric: row.metric, message:

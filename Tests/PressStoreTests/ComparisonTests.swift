@@ -553,3 +553,85 @@ private func population(seed: UInt64, arm: SyntheticArm) throws -> [Int: UserCan
         }
     }
 }
+
+/// A/A/A: three arms, all spring-press, each treatment against the control with Holm over the
+/// family of both treatments × two metrics, read as `pressdb compare A B C` reads them (users seen
+/// in more than one arm left out of every arm). Logs of 3000 sessions (150 users, about 50 per
+/// arm; the minimum of users per arm lowered to 30 as in MessyDataCalibrationTests) from the
+/// generator `pressdb generate --variants A=spring-press,B=spring-press,C=spring-press` runs.
+@Suite struct ManyArmsCalibrationTests {
+    // A data set is a family-wise false positive when any of its four rows is "better" or
+    // "worse". Holm keeps that chance at or below α = 0.05, so over 40 logs the count is at most
+    // about Binomial(40, 0.05): P(X ≥ 7) = 0.0034 (scipy.stats.binom.sf(6, 40, 0.05)), so 0…6 is
+    // its 99 % band. Uncorrected, four tests at 0.05 would reject in up to 1 − 0.95⁴ = 18.5 % of
+    // the sets (7.4 of 40). The sample ratio check over three arms (χ², 2 df) flags p < 0.001:
+    // P(X ≥ 2) under Binomial(40, 0.001) is 0.0008, so at most one of 40.
+    @Test func aaaFamilyWiseFalsePositivesStayInBand() throws {
+        var familyWise = 0, unadjusted = 0, mismatches = 0
+        for seed in UInt64(701)...740 {
+            let c = SyntheticLogConfiguration(sessions: 3000, seed: seed,
+                                              arms: ["A", "B", "C"].map { SyntheticArm(variant: $0, config: "spring-press") })
+            let (path, _) = try database(c)
+            let reader = try ObservedComparisonReader(path: path, by: "variant")
+            let names = ["A", "B", "C"]
+            let arms = try names.map { n in try reader.userArm(n, others: names.filter { $0 != n }, percentiles: false) }
+            var configuration = StatsConfiguration()
+            configuration.minimumUsersPerArm = 30
+            let report = try Experiment.observed(control: arms[0], treatments: Array(arms.dropFirst()),
+                                                 metrics: [.cancelRate, .feedbackLatency], correction: .holm,
+                                                 configuration: configuration)
+            let rows = report.comparisons.flatMap(\.rows)
+            #expect(rows.count == 4 && rows.allSatisfy { $0.verdict != .tooFewData && $0.adjustedPValue != nil }, "seed \(seed)")
+            #expect(report.sampleRatio?.degreesOfFreedom == 2)
+            if rows.contains(where: { $0.verdict == .better || $0.verdict == .worse }) { familyWise += 1 }
+            if rows.contains(where: { ($0.pValue ?? 1) < 0.05 }) { unadjusted += 1 }
+            if report.sampleRatio?.isMismatch == true { mismatches += 1 }
+        }
+        #expect(familyWise <= 6, "\(familyWise) of 40 A/A/A sets had a false verdict (\(unadjusted) unadjusted)")
+        #expect(mismatches <= 1, "\(mismatches) of 40 sample ratio mismatches")
+    }
+}
+
+/// A/A per segment: generated logs of 3000 sessions (150 users), both arms spring-press, split by
+/// app_version (three values, drawn per session, so every user is in every segment), each segment
+/// read as `compare A B --segment app_version` reads it, the minimum of users lowered to 30 as in
+/// MessyDataCalibrationTests.
+@Suite struct SegmentCalibrationTests {
+    // Per log, Holm over 3 segments × 2 metrics: a log with any "better" or "worse" is a
+    // family-wise false positive, at most about Binomial(20, 0.05): P(X ≥ 5) = 0.0026 (scipy), so
+    // at most 4 of 20. Cochran's Q at 0.05 for each metric (40 tests): P(X ≥ 7) = 0.0034 under
+    // Binomial(40, 0.05), so at most 6; segments sharing users make Q conservative, so fewer
+    // are expected (docs/compare.md, "Segments").
+    @Test func aaPerSegmentStaysInBand() throws {
+        var familyWise = 0, heterogeneous = 0, qTests = 0
+        for seed in UInt64(801)...820 {
+            let c = SyntheticLogConfiguration(sessions: 3000, seed: seed,
+                                              arms: [SyntheticArm(variant: "A", config: "spring-press"),
+                                                     SyntheticArm(variant: "B", config: "spring-press")])
+            let (path, _) = try database(c)
+            var configuration = StatsConfiguration()
+            configuration.minimumUsersPerArm = 30
+            let values = try ObservedComparisonReader(path: path, by: "variant").segments(of: "app_version", "A", "B").values
+            #expect(values.count == 3, "seed \(seed)")
+            let segments = try values.map { v in
+                let reader = try ObservedComparisonReader(path: path, by: "variant", equals: ["app_version": v.value])
+                return (value: v.value, report: try Experiment.observed(
+                    control: try reader.userArm("A", other: "B", percentiles: false),
+                    treatment: try reader.userArm("B", other: "A", percentiles: false),
+                    metrics: [.cancelRate, .feedbackLatency], correction: .none, configuration: configuration))
+            }
+            let report = try Experiment.segmented(segments, attribute: "app_version", correction: .holm)
+            let rows = report.segments.flatMap(\.report.rows)
+            #expect(rows.count == 6 && rows.allSatisfy { $0.adjustedPValue != nil }, "seed \(seed)")
+            if rows.contains(where: { $0.verdict == .better || $0.verdict == .worse }) { familyWise += 1 }
+            for h in report.heterogeneity {
+                qTests += 1
+                if h.test.pValue < 0.05 { heterogeneous += 1 }
+            }
+        }
+        #expect(qTests == 40)
+        #expect(familyWise <= 4, "\(familyWise) of 20 A/A logs had a false verdict in some segment")
+        #expect(heterogeneous <= 6, "Cochran's Q significant in \(heterogeneous) of \(qTests)")
+        print("SegmentCalibrationTests: family-wise \(familyWise)/20, Q significant \(heterogeneous)/\(qTests)")
+    }
+}

@@ -343,6 +343,46 @@ private let forbiddenMarkup = ["<script", "http://", "https://", "src=", "href="
     }
 }
 
+/// The demo's page shows the comparison per screen (issue 36): a section per screen and Cochran's Q
+/// per metric, whose Q and p are recomputed here from `compare A B --segment screen --format json`
+/// (each segment's diff and se): w = 1/se², d̄ = Σwd/Σw, Q = Σw(d − d̄)².
+@Suite(.serialized) struct HTMLDemoSegmentsTests {
+    @Test func demoPageShowsTheSegmentsOfTheComparison() throws {
+        let dir = try Binary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 12000 sessions: each screen has more than the 100 users per arm a verdict needs (users
+        // press on most of the six screens).
+        let db = dir.appendingPathComponent("d.sqlite").path, page = dir.appendingPathComponent("demo.html")
+        let demo = try Binary.run(["demo", "--db", db, "--sessions", "12000", "--html", page.path, "--quiet"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let root = try #require(XMLTreeBuilder.parse(html).root)
+        #expect(root.all("h2").map(\.text).contains("Arm B against arm A per screen"))
+        let h3 = root.all("h3").map(\.text)
+        #expect(h3.contains("Heterogeneity across screen"), "\(h3)")
+        for screen in ["cart", "feed", "product", "profile", "search", "settings"] { #expect(h3.contains("screen \(screen)"), "\(h3)") }
+
+        let compare = try Binary.run(["compare", "A", "B", "--db", db, "--segment", "screen",
+                                      "--metric", "tap_rate,cancel_rate,feedback_latency_ms", "--format", "json"])
+        #expect(compare.status == 0, "\(compare.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(compare.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(rows.compactMap { $0["segment"] as? String }).count == 6)
+        let table = try #require(root.all("table").first { $0.first("caption")?.text == "Cochran's Q per metric across screen" })
+        let cells = table.all("tr").map { $0.all("th").map(\.text) + $0.all("td").map(\.text) }.filter { $0.count == 7 && $0[0] != "metric" }
+        #expect(cells.count == 3, "\(cells)")
+        for metric in ["tap_rate", "cancel_rate", "feedback_latency_ms"] {
+            let used = rows.filter { $0["metric"] as? String == metric && $0["p_value"] is Double }
+            let d = used.map { $0["diff"] as! Double }, w = used.map { 1 / pow($0["se"] as! Double, 2) }
+            let pooled = zip(w, d).map { $0 * $1 }.reduce(0, +) / w.reduce(0, +)
+            let q = zip(w, d).map { $0 * ($1 - pooled) * ($1 - pooled) }.reduce(0, +)
+            let row = try #require(cells.first { $0.first == metric }, "\(metric) in \(cells)")
+            #expect(row[1] == "\(used.count)" && row[4] == "\(used.count - 1)", "\(row)")
+            let shown = try #require(Double(row[3]), "\(row)")
+            #expect(abs(shown - q) <= 0.005 + 1e-9, "\(metric): Q \(shown) against \(q)")
+        }
+    }
+}
+
 @Suite(.serialized) struct HTMLDemoBrowserTests {
     // The demo's page in headless Chromium: it renders (exit 0, a screenshot far from blank), the
     // console stays silent, and the DOM holds the five charts. PRESSDB_HTML_ARTIFACTS=DIR keeps

@@ -63,6 +63,18 @@ struct CompareCommand: ParsableCommand {
         (rates as fractions, latencies in ms). Paired mode shows the progress of its replays on
         standard error. Exit status 4 when an arm has no sessions.
 
+        More than two arms (compare A B C ...): each treatment against A, the control; the
+        p-values of every treatment and metric adjusted as one family (Holm by default), users
+        seen in more than one arm left out of all, and the sample ratio check over all arms
+        (chi-square, k - 1 degrees of freedom, against --split P/Q/R...). Observed mode from
+        the database; one section per treatment, an arm column in CSV, JSON and Markdown.
+
+        Segments (--segment ATTR: control, screen, app_version, device or display): B against A
+        within each value of the attribute, the p-values of every segment and metric adjusted
+        as one family, and per metric Cochran's Q of the segments' differences (inverse-variance
+        weights, segments - 1 degrees of freedom) with I²: does the effect differ between them?
+        --by keeps naming what A and B are.
+
         Examples:
           pressdb compare A B
           pressdb compare A B --sequential --mde 5%
@@ -71,6 +83,8 @@ struct CompareCommand: ParsableCommand {
               --metric cancel_rate
           pressdb compare spring-press expand-delayed-click --paired --where variant=A
           pressdb compare A B --format html --out compare.html
+          pressdb compare A B C --split 50/25/25
+          pressdb compare A B --segment screen
         """,
     )
 
@@ -78,10 +92,16 @@ struct CompareCommand: ParsableCommand {
     var a: String
     @Argument(name: "B", help: "The treatment arm, compared with A (differences are B − A)")
     var b: String
+    @Argument(name: "C", help: "More treatment arms, each compared with A (observed mode; p-values adjusted across all arms)")
+    var more: [String]
     @Option(.database) var database: DatabasePath
     @Option(.by(ObservedComparisonReader.groupings, default: "variant", value: "KIND", help: "What A and B name",
                 discussion: "Not with --paired."))
     var by: String
+    @Option(value: "ATTR", help: "Compare B with A within each value of this attribute, with Cochran's Q of the differences",
+            discussion: "Observed mode, two arms; --by keeps naming what A and B are.",
+            choices: ObservedComparisonReader.segmentAttributes)
+    var segment: String?
     @Option(name: "metric", value: "NAME", help: "Only these metrics",
             defaultDescription: "all")
     var metrics: [String]
@@ -90,7 +110,7 @@ struct CompareCommand: ParsableCommand {
     var alpha = StatsConfiguration.defaultAlpha
     @Option(value: "METHOD", help: "Adjust p-values across the metrics shown")
     var correction = MultipleComparisonCorrection.holm
-    @Option(value: "P/Q", help: "The intended split of the units (users or sessions) between A and B, for the sample ratio check",
+    @Option(value: "P/Q", help: "The intended split of the units (users or sessions) between A and B (P/Q/R… with more arms), for the sample ratio check",
             discussion: "Not with --paired.", defaultDescription: "50/50")
     var split: ArmSplit?
     @Flag(help: "Replay the same sessions under configurations A and B and compare them pair by pair.")
@@ -131,12 +151,17 @@ struct CompareCommand: ParsableCommand {
         guard a != b else {
             throw CLIError.usage("A and B are both '\(a)'; compare two different \(paired ? "configurations" : "variants or configurations")")
         }
+        if let twice = more.indices.first(where: { ([a, b] + more[..<$0]).contains(more[$0]) }) {
+            throw CLIError.usage("'\(more[twice])' is named twice; name each arm once")
+        }
         if $tuning.wasGiven && !sequential {
             throw CLIError.usage("--tuning applies to --sequential only (the confidence sequence's N*)")
         }
     }
 
     func run() throws -> Int32 {
+        if segment != nil { return try runSegments() }
+        if !more.isEmpty { return try runManyArms() }
         let renderer = try renderer()
         let text = try renderer.render(format, options: .standardOutput(wide: wide, columns: columns, explain: explain, out: out))
         if format == .csv || format == .json || format == .ndjson {
@@ -361,18 +386,21 @@ extension EffectSize: ExpressibleByArgument {
     }
 }
 
-/// `--split P/Q`: the intended shares of A and B, e.g. 50/50 or 90/10.
+/// `--split P/Q`: the intended shares of A and B, e.g. 50/50 or 90/10 (`P/Q/R…`: one per arm).
 struct ArmSplit: ExpressibleByArgument {
-    /// The two shares as fractions summing to 1.
+    /// The shares as fractions summing to 1, one per arm.
     var shares: [Double]
     var text: String
 
     init(argument: String) throws(InvalidArgument) {
         let parts = argument.split(separator: "/").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let p = parts[0], let q = parts[1], p > 0, q > 0, p.isFinite, q.isFinite else {
+        // Two shares for A and B; with more arms, one per arm (P/Q/R).
+        let values = parts.compactMap { $0 }
+        guard parts.count >= 2, values.count == parts.count, values.allSatisfy({ $0 > 0 && $0.isFinite }) else {
             throw .requirement("needs two positive shares P/Q (e.g. 50/50 or 90/10)")
         }
-        shares = [p / (p + q), q / (p + q)]
+        let total = values.reduce(0, +)
+        shares = values.map { $0 / total }
         text = argument
     }
 

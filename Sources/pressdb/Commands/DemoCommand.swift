@@ -140,9 +140,12 @@ struct DemoCommand: ParsableCommand {
             // The page shows what was printed: the same comparison, and the frustration signals,
             // whose press sequences take seconds (the progress line says so).
             let comparison = try CompareCommand.parsed(["A", "B", "--db", dbPath]).renderer()
+            // Per screen, three metrics: six segments of every metric would bury the page.
+            let segments = try CompareCommand.parsed(["A", "B", "--db", dbPath, "--segment", "screen",
+                                                      "--metric", "tap_rate,cancel_rate,feedback_latency_ms"]).segmentsRenderer()
             let page = try Progress.whileWorking("demo", "the HTML page's frustration signals (press sequences)",
                                                  enabled: Progress.shown(quiet: quiet)) { _ in
-                do { return try DemoPage.page(database: dbPath, comparison: comparison, generatedAt: Date()) } catch {
+                do { return try DemoPage.page(database: dbPath, comparison: comparison, segments: segments, generatedAt: Date()) } catch {
                     throw CLIError.failure("cannot build the HTML page: \(error)")
                 }
             }

@@ -10,7 +10,8 @@ enum DemoPage {
     /// printed, computed by the same options.
     /// - Throws: `ReportError` or `DatabaseError` from the reports' reads; `AnimationParameterError`
     ///   from a stored configuration with invalid animations.
-    static func page(database: String, comparison: ComparisonRenderer, generatedAt: Date) throws -> HTMLPage {
+    static func page(database: String, comparison: ComparisonRenderer, segments: SegmentsRenderer? = nil,
+                     generatedAt: Date) throws -> HTMLPage {
         let definitions = try ReportCommand.definitions(nil)
         func definition(_ name: String) throws -> ReportDefinition {
             guard let d = definitions.first(where: { $0.name == name }) else { throw ReportError.badFilter("no built-in report '\(name)'") }
@@ -32,6 +33,15 @@ enum DemoPage {
 
         page.heading("Arm B against arm A")
         comparison.htmlSections(into: &page, level: 3)
+        if let segments {
+            page.heading("Arm B against arm A per \(segments.report.attribute)")
+            page.paragraph("The same comparison within each \(segments.report.attribute) (pressdb compare A B --segment "
+                + "\(segments.report.attribute)): p-values adjusted across every \(segments.report.attribute) and metric, and "
+                + "whether the effect differs between them.")
+            for line in segments.notes + segments.header { page.paragraph(line) }
+            // Tables only: the page's charts are the whole comparison's.
+            segments.htmlSections(into: &page, level: 3, charts: false)
+        }
 
         var signals = filter
         signals.pressSequences = true

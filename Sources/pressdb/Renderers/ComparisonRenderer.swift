@@ -11,6 +11,12 @@ import PressStats
 struct ComparisonRenderer {
     var report: ExperimentReport
     var notes: [String]
+    /// One part of a larger comparison — a treatment of many arms (`ManyArmsRenderer`), a
+    /// segment (`SegmentsRenderer`): how its p-values were adjusted (the family is all parts'),
+    /// its label, and no header lines of its own in HTML.
+    var family: (adjustment: String, label: String)? = nil
+    /// Whether the HTML form draws the forest plots (the demo's segments show their tables only).
+    var charts = true
 
     /// The report in `format`; `options` for the terminal table. Ends with a newline.
     /// - Throws: `CLIError.usage` for a `--columns` name the table does not have.
@@ -129,6 +135,7 @@ struct ComparisonRenderer {
         let m = report.rows.filter { $0.pValue != nil }.count
         let adjustment: String
         switch report.correction {
+        case _ where family != nil: adjustment = family?.adjustment ?? ""
         case _ where m == 0: adjustment = "no p-values: no metric has a verdict"
         case .none: adjustment = "p-values not adjusted for the \(counted(m, "test")) shown"
         case .holm: adjustment = "p-values adjusted across \(counted(m, "test")) by Holm–Bonferroni"
@@ -347,11 +354,19 @@ struct ComparisonRenderer {
             out += options.color ? "\u{1B}[1;31mwarning:\u{1B}[0m" + wrapped.dropFirst("warning:".count) : wrapped
         }
         out += "\n"
+        return out + (try tableText(options))
+    }
+
+    /// The terminal's table fitted to the width, and how to read it.
+    func tableText(_ options: TableOptions, footnote withFootnote: Bool = true) throws -> String {
+        let width = options.width
+        var out = ""
         var (columns, rows) = humanTable
         // The terminal names the test without its interval method (other formats say both).
         rows = rows.map { row in var r = row; r[r.count - 1].full = Self.shortTest(r[r.count - 1].full); return r }
         let table = try TerminalTable(columns: columns, rows: rows, presentation: presentation, options: options)
         out += table.render(rows)
+        guard withFootnote else { return out }
         let showsMDE = table.shown.contains { columns[$0].name == "mde" }
         return out + "\n" + TerminalTable.wrap(footnote(showsMDE: showsMDE), width: width ?? HelpRow.width)
     }
@@ -365,7 +380,7 @@ struct ComparisonRenderer {
     /// The page's content, its headings at `level` (the demo's page nests them under its own).
     func htmlSections(into page: inout HTMLPage, level headingLevel: Int = 2) {
         page.paragraph(title + ".")
-        for line in notes + header { page.paragraph(line.trimmingCharacters(in: .whitespaces)) }
+        for line in notes + header where family == nil { page.paragraph(line.trimmingCharacters(in: .whitespaces)) }
         for w in report.warnings { page.banner(w.message, kind: .warning) }
         func differences(_ rows: [ExperimentRow], scale: Double) -> [Difference] {
             rows.compactMap { r in
@@ -383,12 +398,12 @@ struct ComparisonRenderer {
         // "B − A", or the arms' names with "(B − A)" when they are named otherwise.
         let arms = report.treatmentName == "B" && report.controlName == "A" ? "B − A"
             : "\(report.treatmentName) − \(report.controlName) (B − A)"
-        if !rates.isEmpty {
+        if charts, !rates.isEmpty {
             page.heading("Rates", level: headingLevel)
             page.figure(ForestPlot(title: "Rates: \(arms)", rows: rates, xTitle: "Difference B − A (percentage points)", unit: "pp", digits: 1),
                         caption: "Differences of rates, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals. Coloured only when the verdict is better or worse.")
         }
-        if !latencies.isEmpty {
+        if charts, !latencies.isEmpty {
             page.heading("Latency", level: headingLevel)
             page.figure(ForestPlot(title: "Latency: \(arms)", rows: latencies, xTitle: "Difference B − A (milliseconds)", unit: "ms", digits: 1),
                         caption: "Differences of latencies, \(report.treatmentName) minus \(report.controlName), with \(level) % intervals (p50: Hodges–Lehmann shift). Coloured only when the verdict is better or worse."
