@@ -8,7 +8,7 @@ import PressFormats
 @testable import PressIngest
 
 /// What a replay writes to `results` when rows for the same configuration version are already
-/// there (`Store.insertResult`'s upsert), and the connection it leaves behind.
+/// there (`Store.writeResults`' upsert), and the connection it leaves behind.
 @Suite struct ReplayWriteTests {
     /// The stored sessions of `IngestReplayTests.log`, each with its own result.
     static func ingested() throws -> Store {
