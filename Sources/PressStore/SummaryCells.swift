@@ -331,11 +331,16 @@ final class SummaryCellsWriter: TransactionObserver {
     /// column `first` of `readBackSQL(rows:)`) is in the cell `r` is in and counts there as `r`
     /// does: the same configuration and flag, and the same values of every field a cell counts
     /// (`result(_:from:)`: what a rebuild reads; a NaN, stored as NULL, never counts as the same).
+    /// The fields a cell does not count are left out of the comparison, as `result(_:from:)`
+    /// leaves them out of what it reads: otherwise every row with a photon latency would look
+    /// replaced, and each of its cells be rewritten and its largest jump read again.
     static func countsAsStored(_ s: Statement, from first: Int32, _ r: ResultRow) -> Bool {
         guard text(of: s, first, equals: r.config), (s.int(first + 1) != 0) == r.counterfactual else { return false }
         var counted = r.result
         counted.durationMs = 0
         counted.pressDepth = 0
+        counted.feedbackPhotonMs = nil
+        counted.actionPhotonMs = nil
         return result(s, from: first + 2) == counted
     }
 
