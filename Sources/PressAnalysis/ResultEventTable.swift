@@ -96,15 +96,12 @@ public struct ResultEventTable: Sendable {
             """)
         let copies = [Self.representatives((80, 2, 1, 0, 33.3, 0)),
                       Self.representatives((2_500, 90, 0.25, 18, 450, 300))]
-        try db.transaction {
-            let store = Store(database: db)
-            for (copy, results) in copies.enumerated() {
-                for (i, r) in results.enumerated() {
-                    try store.insertResult(ResultRow(sessionID: 1, config: "signature", configVersion: "\(copy)-\(i)",
-                                                     counterfactual: false, result: r))
-                }
+        let rows = copies.enumerated().flatMap { copy, results in
+            results.enumerated().map { i, r in
+                ResultRow(sessionID: 1, config: "signature", configVersion: "\(copy)-\(i)", counterfactual: false, result: r)
             }
         }
+        try Store(database: db).writeResults(rows)
         let columns = SessionEvent.outcomeEvents.map(\.column)
         let available = try db.prepare("SELECT name FROM pragma_table_info('result_events')")
         var names = Set<String>()

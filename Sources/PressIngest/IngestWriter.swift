@@ -12,10 +12,6 @@ final class IngestWriter: IngestSink {
     let store: Store
     /// `IngestOptions.strict`: one transaction for the whole run, never committed in batches.
     let strict: Bool
-    /// `IngestOptions.replayStoredSessions`: the run writes its sessions' results itself, with
-    /// `Store.insertFreshResults` (`StoredSessionReplay`), so the store need not note its new
-    /// sessions to recognise them.
-    let replaysStoredSessions: Bool
     private var settings: PragmaScope?
     /// Copies committed WAL pages into the database on a thread of its own
     /// (`BackgroundCheckpoint`), after each commit once `backgroundCheckpointPages` pages were
@@ -112,7 +108,6 @@ final class IngestWriter: IngestSink {
     init(store: Store, options: IngestOptions) throws {
         self.store = store
         strict = options.strict
-        replaysStoredSessions = options.replayStoredSessions
         backgroundCheckpointPages = options.backgroundCheckpointPages
         checkpoint = strict ? nil : BackgroundCheckpoint.start(for: store.db)
         writeback = WALWriteback(store.db)
@@ -220,7 +215,7 @@ final class IngestWriter: IngestSink {
 
     /// Stores a complete session: its new `sessions.id`, or nil when the id is stored already.
     func insert(_ s: AssembledSession) throws -> Int64? {
-        let id = try store.insertSession(s, resultsWrittenFresh: replaysStoredSessions)
+        let id = try store.insertSession(s)
         if id != nil { sessionsInBatch += 1; sessionsStored += 1; keyBytes += s.id.utf8.count; keyCount += 1 }
         return id
     }

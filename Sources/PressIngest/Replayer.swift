@@ -304,7 +304,7 @@ public final class Replayer {
                 }
             }
             if !batch.isEmpty {
-                if options.storesResults { try store.insertResults(batch) }
+                if options.storesResults { try store.writeResults(batch) }
                 summary.replayed += batch.count
                 batch.removeAll(keepingCapacity: true)
             }

@@ -264,11 +264,8 @@ public final class Store {
     /// else the config name (`variant_given` = 0).
     /// - Returns: the new row's `sessions.id`, or nil when a session of this id is stored already
     ///   (nothing changed; `storedSamples` gives its samples to compare).
-    /// - Parameter resultsWrittenFresh: the caller writes this session's results in this
-    ///   transaction with `insertFreshResults`, which counts them into the summary cells itself;
-    ///   false: `insertResults` is to know them for new rows (the session is noted for it).
     /// - Precondition: the session has at least one sample and ends with `ended` or `cancelled`.
-    public func insertSession(_ s: AssembledSession, resultsWrittenFresh: Bool = false) throws -> Int64? {
+    public func insertSession(_ s: AssembledSession) throws -> Int64? {
         let st = try hot(&insertSessionStatement, """
             INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant_given,
                                  source_id, first_line, last_source_id, last_line, \(Store.attributeColumns), x0, y0, ingested_at)
@@ -293,9 +290,7 @@ public final class Store {
         st.bind(13 + Store.attributeCount, s.samples[0].y)
         try st.run()
         guard db.changes == 1 else { return nil }
-        let id = db.lastInsertRowID
-        if !resultsWrittenFresh { try summaryCells()?.sessionStored(id, s.meta) }
-        return id
+        return db.lastInsertRowID
     }
 
     /// A complete session's A/B arm as `sessions.variant` stores it (and reports group by it):
@@ -472,115 +467,97 @@ public final class Store {
 
     // MARK: Results
 
-    /// Inserts (or replaces, for a re-replay) result rows, in one transaction per call unless a
-    /// transaction is already open, with one prepared statement reused. Call with batches of
-    /// a few thousand rows.
+    /// Writes result rows: the one way pressdb writes `results`, in one transaction per call
+    /// unless one is open. Call with batches of a few thousand rows.
     ///
-    /// A row whose (session_id, config_version) is already stored is updated to the new values
-    /// when any of them differs, and left alone when all are the same (an upsert whose
-    /// `DO UPDATE` has a `WHERE`): replay is deterministic, so a re-replay, or `replay --as` a
-    /// session's own configuration, finds its row already there and writes nothing, where a
-    /// delete and a new insert rewrote the row and both of its indexes. One statement, not
-    /// `INSERT OR REPLACE`: SQLite runs an `OR REPLACE` insert into a table with a foreign key
-    /// under a statement journal (a savepoint per row, copying each page it touches).
+    ///     try store.writeResults(replayed)                              // replay: insert or update
+    ///     try store.writeResults(rows, newSessionKeys: keys)            // ingest: new rows only
     ///
-    /// The rows are written `resultsPerStatement` to a statement (one `INSERT` of that many
-    /// `VALUES` rows, the rest one by one): SQLite handles them in order, exactly as one
-    /// statement per row would, and a statement's fixed cost — opening the table's and both
-    /// indexes' cursors, ending the statement and freeing its registers — is paid once per
-    /// 32 rows. An upsert that fails is rolled back whole
-    /// (SQLite's statement journal); a batch of new rows is written without one
-    /// (`insertFreshResultsSQL`); the caller's transaction is rolled back in any case.
-    public func insertResults(_ rows: [ResultRow]) throws {
-        if db.isInTransaction {
-            try writeResults(rows)
-        } else {
-            try db.transaction { try writeResults(rows) }
+    /// The rows go `resultsPerStatement` to a statement (one `INSERT` of that many `VALUES`
+    /// rows, the rest one by one): SQLite handles them in order, as one statement per row
+    /// would, and a statement's fixed cost (the cursors on the table and both indexes, its end)
+    /// is paid once per batch. Per batch the writer picks how:
+    /// - `newSessionKeys` given: every row is the first result under its version of a session
+    ///   stored in this transaction, `newSessionKeys[i]` its session's report keys. The rows are
+    ///   inserted with `insertFreshResultsSQL` (`INSERT OR FAIL`, no statement journal) and
+    ///   counted into the summary cells with those keys, nothing read back; a row that is not
+    ///   new after all fails the statement (`SQLITE_CONSTRAINT`) instead of being counted twice.
+    /// - otherwise the upsert (`insertResultSQL`): a row whose (session_id, config_version) is
+    ///   stored is updated when a value differs and left alone when none does (replay is
+    ///   deterministic, so a re-replay writes nothing). The batch's stored rows are read back in
+    ///   one statement first (`SummaryCellsWriter.write(batch:)`), so a replaced row is
+    ///   subtracted from its cell; a batch holding a session and version twice goes row by row,
+    ///   each row read back after the one before it was written.
+    ///
+    /// One upsert rather than `INSERT OR REPLACE`: SQLite runs an `OR REPLACE` insert into a
+    /// table with a foreign key under a statement journal (a savepoint per row), and a delete
+    /// and a new insert rewrite the row and both of its indexes.
+    /// - Precondition: with `newSessionKeys`: in a transaction, `newSessionKeys.count ==
+    ///   rows.count`, and no two rows are the same session and version.
+    /// - Throws: `DatabaseError`; the caller's transaction is to be rolled back.
+    package func writeResults(_ rows: [ResultRow], newSessionKeys: [SessionKeys]? = nil) throws {
+        guard !rows.isEmpty else { return }
+        if let keys = newSessionKeys {
+            precondition(db.isInTransaction && keys.count == rows.count)
+            return try insertNew(rows, keys: keys)
         }
+        guard db.isInTransaction else { return try db.transaction { try upsert(rows) } }
+        try upsert(rows)
     }
 
-    /// Inserts result rows that are new for certain, counting each into the summary cells with
-    /// its session's report keys `sessionKeys[i]`: ingest's own results, each the first of a
-    /// session the same transaction stored (`insertSession(_:resultsWrittenFresh: true)`) under
-    /// its version. Nothing is read back or looked up; `INSERT OR FAIL` (`insertFreshResultsSQL`)
-    /// 32 rows to a statement, so a row that is not new after all fails the statement
-    /// (`SQLITE_CONSTRAINT`) instead of being counted twice.
-    /// - Precondition: in a transaction; `sessionKeys.count == rows.count`; no two rows are
-    ///   the same session and version.
-    /// - Throws: `DatabaseError`; the caller's transaction is to be rolled back.
-    package func insertFreshResults(_ rows: [ResultRow], sessionKeys: [SessionKeys]) throws {
-        guard !rows.isEmpty else { return }
-        precondition(db.isInTransaction && sessionKeys.count == rows.count)
+    /// Rows per multi-row statement in `writeResults`.
+    static let resultsPerStatement = 32
+
+    /// `writeResults`' new rows: `resultsPerStatement` to an `INSERT OR FAIL`, the rest one by
+    /// one, each counted with its session's keys.
+    private func insertNew(_ rows: [ResultRow], keys: [SessionKeys]) throws {
         let cells = try summaryCells()
         var i = 0
         while i < rows.count {
             let n = rows.count - i >= Store.resultsPerStatement ? Store.resultsPerStatement : 1
-            try insertFresh(rows[i..<(i + n)])
-            if let cells { for j in i..<(i + n) { cells.countInserted(rows[j], keys: sessionKeys[j]) } }
+            let s = n == 1 ? try hot(&insertFreshResultStatement, Store.insertFreshResultsSQL(rows: 1))
+                : try hot(&insertFreshResultsStatement, Store.insertFreshResultsSQL(rows: n))
+            for j in 0..<n { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
+            try s.run()
+            if let cells { for j in i..<(i + n) { cells.countInserted(rows[j], keys: keys[j]) } }
             i += n
         }
     }
 
-    /// Runs `insertFreshResultsSQL` over `rows`: `Store.resultsPerStatement` rows, or one.
-    private func insertFresh(_ rows: ArraySlice<ResultRow>) throws {
-        precondition(rows.count == Store.resultsPerStatement || rows.count == 1)
-        let s = rows.count == 1 ? try hot(&insertFreshResultStatement, Store.insertFreshResultsSQL(rows: 1))
-            : try hot(&insertFreshResultsStatement, Store.insertFreshResultsSQL(rows: rows.count))
-        for (j, r) in rows.enumerated() { Store.bindResult(s, r, first: Int32(j * Store.resultColumnCount + 1)) }
-        try s.run()
-    }
-
-    /// Rows per multi-row `INSERT` in `insertResults`.
-    static let resultsPerStatement = 32
-
-    private func writeResults(_ rows: [ResultRow]) throws {
+    /// `writeResults`' upserts, in the open transaction.
+    private func upsert(_ rows: [ResultRow]) throws {
         let k = Store.resultsPerStatement
         let cells = try summaryCells()
         var i = 0
         while rows.count - i >= k {
-            // The maintained summary cells count a batch without reading it back when every row
-            // is a new session's first result under its version (ingest's rows); any other batch
-            // is read back in one statement first (`SummaryCellsWriter.write(batch:)`: replay's
-            // rows, which replace or add rows of stored sessions), so a replaced row is
-            // subtracted. Only a batch holding a session and version twice goes row by row: each
-            // of its rows must be read back after the one before it was written.
             let batch = rows[i..<(i + k)]
-            func upsert() throws {
+            func run() throws {
                 let s = try hot(&insertResultsStatement, Store.insertResultSQL(rows: k))
-                for j in 0..<k { Store.bindResult(s, rows[i + j], first: Int32(j * Store.resultColumnCount + 1)) }
+                for (j, r) in batch.enumerated() { Store.bindResult(s, r, first: Int32(j * Store.resultColumnCount + 1)) }
                 try s.run()
             }
             if let cells {
-                if cells.areFresh(batch) {
-                    try insertFresh(batch)
-                    for r in batch { cells.countFresh(r) }
-                } else if SummaryCellsWriter.areDistinct(batch) {
-                    try cells.write(batch: batch, in: db, upsert)
+                if SummaryCellsWriter.areDistinct(batch) {
+                    try cells.write(batch: batch, in: db, run)
                 } else {
-                    for r in batch { try insertResult(r) }
+                    for r in batch { try upsert(r, cells) }
                 }
             } else {
-                try upsert()
+                try run()
             }
             i += k
         }
         while i < rows.count {
-            try insertResult(rows[i])
+            try upsert(rows[i], cells)
             i += 1
         }
     }
 
-    /// Inserts (or updates, or leaves alone when the stored row is the same) one result row in
-    /// the open transaction (or on its own): what `insertResults` does per row.
-    ///
-    /// Every row written is counted into the maintained summary cells (`SummaryCellsWriter`,
-    /// written at commit in the same transaction); outside a transaction the row gets one of its
-    /// own, so that it and its cells commit together.
-    public func insertResult(_ r: ResultRow) throws {
-        guard db.isInTransaction else { return try db.transaction { try insertResult(r) } }
+    /// One row's upsert, counted into the summary cells (`cells`: nil on a schema without them).
+    private func upsert(_ r: ResultRow, _ cells: SummaryCellsWriter?) throws {
         let s = try hot(&insertResultStatement, Store.insertResultSQL(rows: 1))
         Store.bindResult(s, r, first: 1)
-        if let cells = try summaryCells() { try cells.write(r, in: db) { try s.run() } } else { try s.run() }
+        if let cells { try cells.write(r, in: db) { try s.run() } } else { try s.run() }
     }
 
     /// Parameters a result row binds (`bindResult`).
@@ -610,8 +587,8 @@ public final class Store {
             """
     }
 
-    /// The insert of `rows` result rows known to be new (`SummaryCellsWriter.areFresh`: ingest's
-    /// rows), parameters as `insertResultSQL`'s. `INSERT OR FAIL`, not the upsert, because an
+    /// The insert of `rows` result rows known to be new (`writeResults(_:newSessionKeys:)`:
+    /// ingest's rows), parameters as `insertResultSQL`'s. `INSERT OR FAIL`, not the upsert, because an
     /// upsert, like a plain `INSERT`, runs under a statement journal so that a failing row can
     /// take back the rows before it, and a 32-row statement over the indexes' pages outgrew the
     /// journal's memory and spilled to a temporary file (`/var/tmp/etilqs_*`).

@@ -1,5 +1,5 @@
 // The database's own `Partial`: the summary report's cells (migrations/0006_summary_cells.sql),
-// kept up to date by the code that writes results. `Store.insertResult` and
+// kept up to date by the code that writes results. `Store.writeResults` and
 // `Store.deleteResults` add and subtract each row they write or remove in memory
 // (`SummaryCellsWriter`, one per connection); `Database.commit` writes the touched cells and
 // histogram bins (an upsert each) before COMMIT, in the same transaction, and `rollback` drops
@@ -150,10 +150,6 @@ final class SummaryCellsWriter: TransactionObserver {
     private var insertedRows = 0, deletedRows = 0
     /// Firings of the `summary_*` triggers caused by this connection's own updates and deletes.
     private var ownTriggerFirings = 0
-    /// The report keys of the sessions `Store.insertSession` stored in this transaction, and the
-    /// configuration versions of the results written for each since: a result of a new session
-    /// under a version not written yet is a new row, so nothing needs reading back.
-    private var newSessions: [Int64: (keys: [String?], versions: [String])] = [:]
     private var statements: [String: Statement] = [:]
     /// `readBackSQL`, prepared once: `write` runs it for every row that may already be stored,
     /// so neither its text nor a lookup by it is made per row.
@@ -185,19 +181,6 @@ final class SummaryCellsWriter: TransactionObserver {
     func add(_ key: SummaryCellKey, _ r: SessionResult) { added[key, default: SessionTally()].add(r) }
     func remove(_ key: SummaryCellKey, _ r: SessionResult) { removed[key, default: SessionTally()].add(r) }
 
-    /// Whether `r` is new for certain: a result of a session stored in this transaction, under a
-    /// version not yet written for it — an insert, to be counted without reading anything back.
-    func isFresh(_ r: ResultRow) -> Bool {
-        guard let new = newSessions[r.sessionID] else { return false }
-        return !new.versions.contains(r.configVersion)
-    }
-
-    /// Whether every row of `rows` is fresh (`isFresh`) and no two are the same session and
-    /// version: then one multi-row insert writes them all as new rows (`Store.insertResults`).
-    func areFresh(_ rows: ArraySlice<ResultRow>) -> Bool {
-        rows.allSatisfy(isFresh) && Self.areDistinct(rows)
-    }
-
     /// Whether no two rows of `rows` are the same session and version. Checked without hashing
     /// when the session ids rise strictly (replay and ingest write in `sessions.id` order).
     static func areDistinct(_ rows: ArraySlice<ResultRow>) -> Bool {
@@ -209,26 +192,13 @@ final class SummaryCellsWriter: TransactionObserver {
     /// A `results` row's key.
     struct RowKey: Hashable { var sessionID: Int64; var configVersion: String }
 
-    /// Counts the fresh row `r` (`isFresh`) just inserted.
-    func countFresh(_ r: ResultRow) {
-        guard var new = newSessions[r.sessionID] else { return }
-        new.versions.append(r.configVersion)
-        newSessions[r.sessionID] = new
-        insertedRows += 1
-        add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual,
-                           attributes: new.keys), r.result)
-    }
-
-    /// Counts `r`, just inserted as a new row by `Store.insertFreshResults` (its session's keys
-    /// `keys`), without looking anything up.
+    /// Counts `r`, just inserted as a new row by `Store.writeResults(_:newSessionKeys:)` (its
+    /// session's keys `keys`), without looking anything up.
     func countInserted(_ r: ResultRow, keys: SessionKeys) {
         insertedRows += 1
         add(SummaryCellKey(config: r.config, configVersion: r.configVersion, counterfactual: r.counterfactual, keys: keys),
             r.result)
     }
-
-    /// `Store.insertSession` stored session `id` with these attributes.
-    func sessionStored(_ id: Int64, _ a: SessionAttributes) { newSessions[id] = (SummaryCells.keys(of: a), []) }
 
     private func cached(_ db: Database, _ sql: String) throws -> Statement {
         if let s = statements[sql] { s.reset(); return s }
@@ -237,16 +207,10 @@ final class SummaryCellsWriter: TransactionObserver {
         return s
     }
 
-    /// Writes the result row `r` with `write` (the upsert), counting it: the one hook of every
-    /// result write. A row of a session stored in this transaction under a version not yet
-    /// written is new; any other is read back first (with its session's keys), so that a
-    /// replaced row is subtracted and a row left alone is not counted twice.
+    /// Writes the result row `r` with `write` (the upsert), counting it. The stored row is read
+    /// back first (with its session's keys), so that a replaced row is subtracted and a row left
+    /// alone is not counted twice.
     func write(_ r: ResultRow, in db: Database, _ write: () throws -> Void) throws {
-        if isFresh(r) {
-            try write()
-            countFresh(r)
-            return
-        }
         let k = Int32(SummaryCells.sessionAttributes.count)
         let old: Statement
         if let s = readBack { s.reset(); old = s } else { old = try db.prepare(Self.readBackSQL); readBack = old }
@@ -352,10 +316,6 @@ final class SummaryCellsWriter: TransactionObserver {
         insertedRows += inserted
         ownTriggerFirings += db.changes - inserted
         for (j, r) in rows.enumerated() {
-            if var new = newSessions[r.sessionID], !new.versions.contains(r.configVersion) {
-                new.versions.append(r.configVersion)
-                newSessions[r.sessionID] = new
-            }
             guard let keys = keys[j] else { continue }  // a result of no stored session is in no report
             if isStored[j] {
                 guard let previous = replaced[j] else { continue }
@@ -371,11 +331,16 @@ final class SummaryCellsWriter: TransactionObserver {
     /// column `first` of `readBackSQL(rows:)`) is in the cell `r` is in and counts there as `r`
     /// does: the same configuration and flag, and the same values of every field a cell counts
     /// (`result(_:from:)`: what a rebuild reads; a NaN, stored as NULL, never counts as the same).
+    /// The fields a cell does not count are left out of the comparison, as `result(_:from:)`
+    /// leaves them out of what it reads: otherwise every row with a photon latency would look
+    /// replaced, and each of its cells be rewritten and its largest jump read again.
     static func countsAsStored(_ s: Statement, from first: Int32, _ r: ResultRow) -> Bool {
         guard text(of: s, first, equals: r.config), (s.int(first + 1) != 0) == r.counterfactual else { return false }
         var counted = r.result
         counted.durationMs = 0
         counted.pressDepth = 0
+        counted.feedbackPhotonMs = nil
+        counted.actionPhotonMs = nil
         return result(s, from: first + 2) == counted
     }
 
@@ -421,7 +386,7 @@ final class SummaryCellsWriter: TransactionObserver {
 
     /// Drops the transaction's changes (it was rolled back).
     func discard() {
-        added.removeAll(); removed.removeAll(); newSessions.removeAll()
+        added.removeAll(); removed.removeAll()
         insertedRows = 0; deletedRows = 0; ownTriggerFirings = 0
     }
 
@@ -430,7 +395,6 @@ final class SummaryCellsWriter: TransactionObserver {
     /// - Throws: `DatabaseError`.
     func flush(_ db: Database, recordingState: Bool = true) throws {
         defer { discard() }
-        newSessions.removeAll()
         guard !isEmpty else { return }
         let n = SummaryCells.sessionAttributes.count
         let keyColumns = ["config", "config_version", "counterfactual"] + SummaryCells.sessionAttributes.map(\.key)

@@ -282,7 +282,7 @@ struct EvtestRecordingTests {
     }
 }
 
-/// Old evtest dumps, pasted ones and mail-wrapped ones (issue 35, item 14), written here by hand in
+/// Old evtest dumps, pasted ones and mail-wrapped ones, written here by hand in
 /// the kernel-2.6-era evtest's syntax (`type 3 (Absolute)`, `code 57 (?)`, `Config Sync` and
 /// `Report Sync` separators, no `Properties:`); their contacts worked out by hand from protocol A's
 /// rules.

@@ -193,7 +193,8 @@ private func row(_ report: ExperimentReport, _ metric: ExperimentMetric) throws 
     // of A's six users and two of B's seven have none. numpy/scipy (delta method over the users
     // with a value, Var_A and Var_B): n = ((norm.ppf(0.975) + norm.ppf(0.8))/10)²·(N_A·Var_A +
     // N_B·Var_B) = 38.521944223817876 → 39 with N = 6 and 7 randomized users (26.18 → 27 with the
-    // 4 and 5 users that have a value, the count before issue 36); SE 8.867580910725307.
+    // 4 and 5 users that have a value, a count that would leave out users without one);
+    // SE 8.867580910725307.
     @Test func latencyUnitsNeededCountRandomizedUsers() throws {
         let a: [(Int, [Double])] = [(3, [16.7, 33.3]), (2, []), (4, [50.0]), (5, [33.3, 33.3, 16.7]), (1, []), (2, [66.7])]
         let b: [(Int, [Double])] = [(2, [33.3]), (3, [16.7, 50.0]), (2, []), (1, [33.3]), (4, [83.3, 16.7]), (3, []), (2, [50.0, 50.0])]

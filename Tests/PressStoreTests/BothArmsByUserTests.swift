@@ -5,7 +5,7 @@ import PressStats
 
 /// The by-user arms `compare` reads for rates and means in one scan
 /// (`ObservedComparisonReader.userArm(_:other:metrics:)`) against the per-arm path it replaces
-/// (`userArm(_:other:percentiles:)`, issue 36's rules): on a generated log with 20 % of users in
+/// (`userArm(_:other:percentiles:)`, with its exclusion rules): on a generated log with 20 % of users in
 /// both arms and 5 % of sessions without a user, every summary a metric reads is equal to the
 /// last bit, with and without `--where`.
 @Suite struct BothArmsByUserTests {

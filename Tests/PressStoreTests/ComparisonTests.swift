@@ -528,7 +528,7 @@ private func population(seed: UInt64, arm: SyntheticArm) throws -> [Int: UserCan
     // 20 logs × 2 rows = 40 tests at α = 0.05 for each of: 20 % of users crossing arms, 5 % of
     // sessions without a user. At most 8 significant (scipy: P(X ≥ 9) = 0.00013 under
     // Binomial(40, 0.05)), a band wide enough not to flake with the model; falling back to
-    // sessions, as compare did before, gave 54–69 % (issue 36), about 24 of 40.
+    // sessions, as compare once did, gave 54–69 %, about 24 of 40.
     @Test(arguments: ["cross-arm-users", "missing-user"])
     func aaStaysInBandWithMessyUsers(_ shape: String) throws {
         var hits = 0, tests = 0

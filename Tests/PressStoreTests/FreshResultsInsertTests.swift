@@ -1,6 +1,6 @@
 // The insert that writes ingest's new result rows (Store.insertFreshResultsSQL): INSERT OR FAIL,
-// which SQLite runs without a statement journal; and Store.insertFreshResults, which counts
-// those rows into the summary cells with the session keys the replay worker made.
+// which SQLite runs without a statement journal; and Store.writeResults(_:newSessionKeys:),
+// which counts those rows into the summary cells with the session keys the replay worker made.
 import CSQLite
 import Testing
 import PressCore
@@ -82,9 +82,9 @@ import PressCore
         return out
     }
 
-    // An ingest that replays as it stores writes its results with `insertFreshResults` (32 rows
-    // to a statement, the rest one at a time) and counts them with the keys its replay worker
-    // made, reading nothing back. The log defines a configuration `soft` that a tenth of the
+    // An ingest that replays as it stores writes its results with
+    // `writeResults(_:newSessionKeys:)` (32 rows to a statement, the rest one at a time) and
+    // counts them with the keys its replay worker made, reading nothing back. The log defines a configuration `soft` that a tenth of the
     // sessions name, and redefines it half-way (`StoredSessionReplay.mayBeRedefined` then
     // deletes the run's `soft` results written so far, through the cells, and leaves those
     // sessions to `replayMissing`, which writes them read back). The cells the run leaves must
@@ -119,7 +119,8 @@ import PressCore
     // A result row whose session was deleted without foreign keys (the sqlite3 shell's default)
     // is left behind under an id the next session stored takes again. The next ingest removes
     // such rows as it begins (they belong to no session), so its new sessions' results are new
-    // as `insertFreshResults` writes them: the ingest succeeds, and its cells are a rebuild's.
+    // as `writeResults(_:newSessionKeys:)` writes them: the ingest succeeds, and its cells are
+    // a rebuild's.
     @Test func resultsLeftByADeletedSessionDoNotStopTheNextIngest() throws {
         let path = try temporaryDatabasePath()
         var options = IngestOptions()
@@ -145,9 +146,9 @@ import PressCore
         #expect(try Self.cells(store.db) == counted)
     }
 
-    // A row `insertFreshResults` is told is new but is not (its session and version stored
-    // already) fails the statement with SQLITE_CONSTRAINT rather than being counted a second
-    // time; rolled back, the cells are as before.
+    // A row `writeResults(_:newSessionKeys:)` is told is new but is not (its session and
+    // version stored already) fails the statement with SQLITE_CONSTRAINT rather than being
+    // counted a second time; rolled back, the cells are as before.
     @Test func aRowThatIsNotNewFailsInsteadOfBeingCountedTwice() throws {
         let store = try ReplayWriteTests.ingested()
         let (id, version) = try Self.firstStoredResult(store)
@@ -155,7 +156,7 @@ import PressCore
         try store.db.begin()
         var failure: DatabaseError?
         do {
-            try store.insertFreshResults([Self.row(id, version)], sessionKeys: [SessionKeys(of: SessionAttributes())])
+            try store.writeResults([Self.row(id, version)], newSessionKeys: [SessionKeys(of: SessionAttributes())])
         } catch let e as DatabaseError { failure = e }
         #expect(failure?.primaryCode == SQLITE_CONSTRAINT)
         #expect(store.db.summaryCells?.isEmpty ?? true)  // nothing counted, before the rollback drops it

@@ -166,7 +166,7 @@ import PressFormats
         try check("strict abort")
         // Enforced again: a result for a session that does not exist is refused.
         #expect(throws: DatabaseError.self) {
-            try store.insertResults([ResultRow(sessionID: 999, config: "x", configVersion: "v1", counterfactual: false,
+            try store.writeResults([ResultRow(sessionID: 999, config: "x", configVersion: "v1", counterfactual: false,
                                                result: SessionResult(outcome: .tap, cancelReason: nil, actionFired: false,
                                                                      feedbackLatencyMs: nil, actionLatencyMs: nil, durationMs: 1,
                                                                      maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0))])

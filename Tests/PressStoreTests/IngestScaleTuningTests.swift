@@ -1,4 +1,4 @@
-// Ingest on a large database (issue 41): the page cache grows with the `sessions.session` index,
+// Ingest on a large database: the page cache grows with the `sessions.session` index,
 // and a batch may last longer when the database asks for a larger one, so cost per session does
 // not grow with the database. Expected values are worked by hand from the formulas' documented
 // constants (IngestTuning): 16,384 KiB floor, 8,192 KiB besides the index, 10 bytes of entry
@@ -87,7 +87,7 @@ import PressCore
         writer.end(committing: false)
     }
 
-    // One stored session: the floor, as before issue 41.
+    // One stored session: the page cache stays at its floor.
     @Test func ingestWriterKeepsTheFloorForASmallDatabase() throws {
         let store = try Self.store(largestID: 1)
         let writer = try IngestWriter(store: store, options: IngestOptions())

@@ -50,7 +50,7 @@ private func record(_ session: String, _ t: Double, _ phase: String, _ x: Double
         try ingestNDJSON(store, text)
         let ids = try store.sessions().all().map(\.id)
         #expect(ids.count == 12)
-        try store.insertResults(zip(ids, combos).map { ResultRow(sessionID: $0, config: "x", configVersion: "v", counterfactual: false, result: $1) })
+        try store.writeResults(zip(ids, combos).map { ResultRow(sessionID: $0, config: "x", configVersion: "v", counterfactual: false, result: $1) })
         // The events of one result (the press sequences' signals are report_input's, not the view's).
         let events = SessionEvent.allCases.filter { ![.rageEpisode, .retryAfterCancel, .retryAfterUnseen].contains($0) }
         let s = try store.db.prepare("SELECT \(events.map(\.column).joined(separator: ", ")) FROM result_events ORDER BY session_id")

@@ -8,7 +8,7 @@ import PressFormats
 @testable import PressIngest
 
 /// What a replay writes to `results` when rows for the same configuration version are already
-/// there (`Store.insertResult`'s upsert), and the connection it leaves behind.
+/// there (`Store.writeResults`' upsert), and the connection it leaves behind.
 @Suite struct ReplayWriteTests {
     /// The stored sessions of `IngestReplayTests.log`, each with its own result.
     static func ingested() throws -> Store {
@@ -48,6 +48,38 @@ import PressFormats
         #expect(replayed == 3)
         #expect(changes == 1)
         #expect(try IngestReplayTests.results(store) == before)
+    }
+
+    /// Row changes per table while `body` runs, as SQLite's update hook reports them.
+    static func tableChanges(_ store: Store, _ body: () throws -> Void) throws -> [String: Int] {
+        final class Count { var n: [String: Int] = [:] }
+        let count = Count()
+        sqlite3_update_hook(store.db.handle, { context, _, _, table, _ in
+            if let table { Unmanaged<Count>.fromOpaque(context!).takeUnretainedValue().n[String(cString: table), default: 0] += 1 }
+        }, Unmanaged.passUnretained(count).toOpaque())
+        defer { sqlite3_update_hook(store.db.handle, nil, nil) }
+        try body()
+        return count.n
+    }
+
+    /// Replaying stored sessions again under their own versions (32 rows to a statement) gives
+    /// the rows already stored (replay is deterministic), so nothing is written: no result, no
+    /// summary cell, no latency bin, not `summary_state`. A stored row is the new one when every
+    /// field a cell counts is equal; the photon latencies, which cells do not count, are stored
+    /// on both and must not make it look replaced.
+    @Test func aReReplayOfUnchangedRowsWritesNoSummaryCell() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        var options = IngestOptions()
+        options.replayStoredSessions = true
+        _ = try ingestNDJSON(store, try syntheticLog(SyntheticLogConfiguration(sessions: 200, seed: 4)), options: options)
+        let stored = try #require(try store.db.prepare("SELECT count(*) FROM results").scalarInt())
+        #expect(stored >= 64)
+        #expect(try store.db.prepare("SELECT count(*) FROM results WHERE feedback_photon_ms IS NOT NULL").scalarInt() ?? 0 > 0)
+        let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))
+        var replayed = 0
+        let changes = try Self.tableChanges(store) { replayed = try replayer.replay(SessionFilter()).replayed }
+        #expect(replayed == stored)
+        #expect(changes == [:])
     }
 
     /// A replay under another configuration adds a row per session beside each own one.

@@ -397,7 +397,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect(try store.sessions(SessionFilter(ids: [all[1].id])).all().map(\.session) == ["b"])
         #expect(try store.sessions(SessionFilter(sessions: ["tap", "b"])).all().count == 2)
 
-        try store.insertResults([ResultRow(sessionID: all[0].id, config: "spring-press", configVersion: "v1", counterfactual: false,
+        try store.writeResults([ResultRow(sessionID: all[0].id, config: "spring-press", configVersion: "v1", counterfactual: false,
                                            result: SessionResult(outcome: .tap, cancelReason: nil, actionFired: true,
                                                                  feedbackLatencyMs: 16.7, actionLatencyMs: 0, durationMs: 100,
                                                                  maxTravelPt: 1.4, pressDepth: 0.05, releaseJumpPt: 0))])
@@ -498,7 +498,7 @@ extension Statement {
             (result(.scrollAbort, nil, fired: false, feedback: nil), [.scrollAbort: 1, .deadPress: 1], 0),
             (result(.tap, nil, fired: true, feedback: nil), [.tap: 1, .unseenPress: 1], 0),
         ]
-        try store.insertResults(zip(ids, cases).map {
+        try store.writeResults(zip(ids, cases).map {
             ResultRow(sessionID: $0.0, config: "c", configVersion: "v", counterfactual: false, result: $0.1.0)
         })
         // The events of one result; the sequence signals (rage, retries) are report_input's

@@ -1,4 +1,4 @@
-// compare's touch-to-photon rows (issue 38): the feedback latency plus the display's delivery and
+// compare's touch-to-photon rows: the feedback latency plus the display's delivery and
 // pipeline, compared in every mode, classified for perceptibility, the same from a partial.
 import Foundation
 import PressTestSupport

@@ -1,4 +1,4 @@
-// `report --display NAME` and `compare --display NAME` (issue 38): the stored sessions replayed
+// `report --display NAME` and `compare --display NAME`: the stored sessions replayed
 // on another display profile equal the same log ingested with "display" set to it.
 import Foundation
 import PressTestSupport

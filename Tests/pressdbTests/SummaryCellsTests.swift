@@ -105,7 +105,7 @@ private func log(_ dir: URL, _ name: String, sessions: Int, seed: Int, _ transfo
                                                         actionLatencyMs: 7, durationMs: 1, maxTravelPt: 0, pressDepth: 0, releaseJumpPt: 0)))
         }
         #expect(rows.count == 20)
-        try store.insertResults(rows)
+        try store.writeResults(rows)
         try expectBothPathsEqual(db, "replaced rows")
         // Deleted through the store: subtracted.
         try store.db.transaction { _ = try store.deleteResults(where: "r.session_id % 5 = 0", []) }
@@ -113,7 +113,7 @@ private func log(_ dir: URL, _ name: String, sessions: Int, seed: Int, _ transfo
         // Rolled back: the cells roll back with the rows.
         let before = try sqlite3(db, "SELECT * FROM summary_cells ORDER BY id; SELECT * FROM summary_latencies").stdout
         try store.db.begin()
-        try store.insertResults(rows.map { var r = $0; r.result.feedbackLatencyMs = 5; return r })
+        try store.writeResults(rows.map { var r = $0; r.result.feedbackLatencyMs = 5; return r })
         _ = try store.deleteResults(where: "r.session_id % 3 = 0", [])
         store.db.rollback()
         #expect(try sqlite3(db, "SELECT * FROM summary_cells ORDER BY id; SELECT * FROM summary_latencies").stdout == before)
@@ -218,7 +218,7 @@ private func ingested(sessions: Int, seed: Int) throws -> (db: URL, store: Store
 /// from the rows.
 private func expectCountedAsARebuild(_ store: Store, _ db: URL, _ rows: [ResultRow], _ step: String,
                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
-    try store.insertResults(rows)
+    try store.writeResults(rows)
     #expect(try cellsAreCurrent(db), "\(step)", sourceLocation: sourceLocation)
     let counted = try cellsByKey(db)
     try store.db.transaction { try SummaryCells.rebuild(store.db) }

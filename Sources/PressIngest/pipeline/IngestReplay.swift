@@ -143,8 +143,8 @@ final class StoredSessionReplay {
         // Results of no session above the largest id: left by a delete of their sessions made
         // without foreign keys (which would have cascaded to them). New sessions take those ids
         // (sqlite.org/autoinc.html), so such a row would pass for a new session's result — and
-        // make `insertFreshResults`' insert fail. They belong to no session and are in no
-        // report; they go, in this run's transaction.
+        // make the insert of new rows (`Store.writeResults(_:newSessionKeys:)`) fail. They
+        // belong to no session and are in no report; they go, in this run's transaction.
         try store.deleteResults(where: "r.session_id >= ?1", [.integer(firstNewID)])
         worker = ReplayWorker(options: replayer.options)
         batch.reserveCapacity(Self.batchSize)
@@ -188,7 +188,7 @@ final class StoredSessionReplay {
         let done = worker.take(all: all)
         let replayed = done.compactMap { $0 }
         if replayed.count != done.count { someFailed = true }
-        try store.insertFreshResults(replayed.map(\.row), sessionKeys: replayed.map(\.sessionKeys))
+        try store.writeResults(replayed.map(\.row), newSessionKeys: replayed.map(\.sessionKeys))
         return replayed.count
     }
 

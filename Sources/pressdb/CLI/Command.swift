@@ -46,17 +46,25 @@ enum ParseResult<Command> {
 extension ParsableCommand {
     /// The declarations of a fresh instance in declaration order, each named (an unnamed one after
     /// its property: `refreshRate` → `refresh-rate`, a positional `name` → `NAME`).
+    /// An option group's (`@OptionGroup`) declarations stand where the group is declared.
     static func declarations(of command: Self) -> [Declaration] {
         var out: [Declaration] = []
-        for child in Mirror(reflecting: command).children {
-            guard let declared = child.value as? DeclaredArgument else { continue }
-            let d = declared.declaration
-            if d.name == nil, let label = child.label {
-                let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
-                d.name = d.kind == .positional ? property.uppercased() : kebabCase(property)
+        func collect(_ value: Any) {
+            for child in Mirror(reflecting: value).children {
+                if let group = child.value as? DeclaredGroup {
+                    collect(group.members)
+                    continue
+                }
+                guard let declared = child.value as? DeclaredArgument else { continue }
+                let d = declared.declaration
+                if d.name == nil, let label = child.label {
+                    let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                    d.name = d.kind == .positional ? property.uppercased() : kebabCase(property)
+                }
+                out.append(d)
             }
-            out.append(d)
         }
+        collect(command)
         var seen = Set<String>()
         for d in out where d.kind != .positional {
             precondition(seen.insert("--" + d.name!).inserted, "\(configuration.name): --\(d.name!) declared twice")

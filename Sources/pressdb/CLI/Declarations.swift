@@ -258,6 +258,30 @@ extension Option {
     }
 }
 
+// MARK: - Option groups
+
+/// Options several commands share, declared together once as one type whose properties are
+/// `@Option`s and `@Flag`s (swift-argument-parser's `ParsableArguments`).
+protocol ParsableArguments {
+    /// Every declaration at its default, before parsing.
+    init()
+}
+
+/// What the parser finds on a command for an `@OptionGroup`: the group, whose declarations it
+/// reads as the command's own.
+protocol DeclaredGroup {
+    var members: Any { get }
+}
+
+/// A group of shared options (`@OptionGroup var signals: FrustrationOptions`): its options parse,
+/// check and show in help as if declared on the command, where the group stands.
+@propertyWrapper
+struct OptionGroup<Value: ParsableArguments>: DeclaredGroup {
+    let wrappedValue: Value
+    init() { wrappedValue = Value() }
+    var members: Any { wrappedValue }
+}
+
 // MARK: - Flags
 
 /// A flag: `--NAME` (or `-S`) sets it; false when not given.

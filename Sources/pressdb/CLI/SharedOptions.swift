@@ -203,9 +203,8 @@ extension Option where Value == Int {
 
 // MARK: - The frustration signals' parameters (report, compare)
 
-// The five `FrustrationParameters` as options, declared once for every command that computes the
-// signals (`@Option(.rageCount) var rageCount: Int`); their defaults and sources are
-// `FrustrationParameters`' (docs/frustration.md).
+// The five `FrustrationParameters` as options, declared once and grouped in `FrustrationOptions`;
+// their defaults and sources are `FrustrationParameters`' (docs/frustration.md).
 extension Option where Value == Int {
     /// `--rage-count N`: presses in a row on one control that make a rage episode.
     static var rageCount: Option {
@@ -245,13 +244,25 @@ extension Option where Value == Double {
     }
 }
 
-extension FrustrationParameters {
-    /// The parameters from the five options' values.
-    init(rageCount: Int, rageSpan: Double, rageRadius: Double, cancelRetryWindow: Double, unseenRetryWindow: Double) {
-        self.init()
-        self.rageCount = rageCount; self.rageSpan = rageSpan; self.rageRadius = rageRadius
-        self.cancelRetryWindow = cancelRetryWindow; self.unseenRetryWindow = unseenRetryWindow
+/// The five options as one group, for every command that computes the signals
+/// (`@OptionGroup var signals: FrustrationOptions`), and the `FrustrationParameters` they give.
+struct FrustrationOptions: ParsableArguments {
+    @Option(.rageCount) var rageCount: Int
+    @Option(.rageSpan) var rageSpan: Double
+    @Option(.rageRadius) var rageRadius: Double
+    @Option(.cancelRetryWindow) var cancelRetryWindow: Double
+    @Option(.unseenRetryWindow) var unseenRetryWindow: Double
+
+    /// The parameters the options give (`FrustrationParameters`' defaults where not given).
+    var parameters: FrustrationParameters {
+        var p = FrustrationParameters()
+        p.rageCount = rageCount; p.rageSpan = rageSpan; p.rageRadius = rageRadius
+        p.cancelRetryWindow = cancelRetryWindow; p.unseenRetryWindow = unseenRetryWindow
+        return p
     }
+
+    /// The five declarations (for "does not apply with" checks).
+    var declarations: [Declaration] { [$rageCount, $rageSpan, $rageRadius, $cancelRetryWindow, $unseenRetryWindow] }
 }
 
 // MARK: - Values from the other modules

@@ -136,11 +136,7 @@ struct CompareCommand: ParsableCommand {
             rule: .positive)
     var jnd = PerceptionThresholds.default.ms
     @Option(.where(keys: ReportFilter.filterKeys, note: "paired mode: no outcome")) var filter: [Equality]
-    @Option(.rageCount) var rageCount: Int
-    @Option(.rageSpan) var rageSpan: Double
-    @Option(.rageRadius) var rageRadius: Double
-    @Option(.cancelRetryWindow) var cancelRetryWindow: Double
-    @Option(.unseenRetryWindow) var unseenRetryWindow: Double
+    @OptionGroup var signals: FrustrationOptions
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
     @Flag(.wide) var wide: Bool
@@ -189,8 +185,7 @@ struct CompareCommand: ParsableCommand {
             throw database.missing
         }
 
-        let signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
-                                            cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
+        let signals = self.signals.parameters
         let report: ExperimentReport
         var notes: [String] = []
         if from != nil || displayName != nil {
@@ -198,7 +193,7 @@ struct CompareCommand: ParsableCommand {
             for option in from != nil ? [$paired, $database, $displayName] : [$paired] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with \(given) (a partial of observed sessions)")
             }
-            for option in [$rageCount, $rageSpan, $rageRadius, $cancelRetryWindow, $unseenRetryWindow] where option.wasGiven {
+            for option in self.signals.declarations where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with \(given) (a partial holds no press sequences)")
             }
             // A partial holds no press sequences: rage episodes and retries need each user's other presses.

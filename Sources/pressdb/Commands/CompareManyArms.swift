@@ -36,11 +36,10 @@ extension CompareCommand {
         }
         let equals = try Equality.dictionary(filter)
         guard database.exists else { throw database.missing }
-        let signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
-                                            cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
+        let frustration = signals.parameters
         let (report, notes) = try Self.observed(arms: arms, path: database.path, by: by, equals: equals, split: split?.shares,
                                                 metrics: metrics, correction: correction, configuration: configuration,
-                                                unit: unit, signals: signals)
+                                                unit: unit, signals: frustration)
         return ManyArmsRenderer(report: report, notes: notes, by: by, perceptionThreshold: jnd)
     }
 

@@ -37,8 +37,7 @@ extension CompareCommand {
             throw CLIError.usage("--where \(attribute)=… leaves one segment; drop it or segment by another attribute")
         }
         guard database.exists else { throw database.missing }
-        let signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
-                                            cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
+        let frustration = signals.parameters
         let found: (values: [(value: String, sessionsA: Int, sessionsB: Int)], withoutValue: Int)
         do {
             let reader = try ObservedComparisonReader(path: database.path, by: by, equals: equals)
@@ -59,7 +58,7 @@ extension CompareCommand {
             do {
                 let (report, lines) = try Self.observed(a, b, path: database.path, by: by, equals: equals.merging([attribute: s.value]) { $1 },
                                                         split: split?.shares, metrics: metrics, correction: .none,
-                                                        configuration: configuration, unit: unit, signals: signals)
+                                                        configuration: configuration, unit: unit, signals: frustration)
                 segments.append((s.value, report))
                 segmentNotes[s.value] = lines
             } catch let e as CLIError {

@@ -57,11 +57,7 @@ struct ReportCommand: ParsableCommand {
             help: "Report the sessions replayed as CONFIG ('pressdb replay --as') instead of each under its own configuration")
     var replayedAs: String?
     @Option(value: "NAME", help: "Only the sessions with this frustration signal (docs/frustration.md)") var signal: SessionSignal?
-    @Option(.rageCount) var rageCount: Int
-    @Option(.rageSpan) var rageSpan: Double
-    @Option(.rageRadius) var rageRadius: Double
-    @Option(.cancelRetryWindow) var cancelRetryWindow: Double
-    @Option(.unseenRetryWindow) var unseenRetryWindow: Double
+    @OptionGroup var signals: FrustrationOptions
     @Option(value: "DIR", help: "A folder of your own .sql report files") var reports: String?
     @Flag(help: "List the available reports with their descriptions.") var list: Bool
     @Option(value: "PARTIAL", help: "Report from a partial ('pressdb aggregate') instead of the database",
@@ -181,8 +177,7 @@ struct ReportCommand: ParsableCommand {
         guard def.name == "summary", !def.isUserDefined else {
             throw CLIError.usage("\(option) reports the built-in summary only (a partial holds its sufficient statistics, not sessions)")
         }
-        for o in refused + [$since, $until, $reports, $signal, $rageCount, $rageSpan, $rageRadius,
-                            $cancelRetryWindow, $unseenRetryWindow] where o.wasGiven {
+        for o in refused + [$since, $until, $reports, $signal] + signals.declarations where o.wasGiven {
             throw CLIError.usage("\(o.displayName) does not apply with \(option) (a partial keeps no times, reports, database or press sequences)")
         }
         guard let tabular = format.tabular else { throw CLIError.usage("--format html does not apply with \(option); use table, csv, json or markdown") }
@@ -262,8 +257,7 @@ struct ReportCommand: ParsableCommand {
         filter.replayedAs = replayedAs
         filter.pressSequences = def.readsPressSequences
         filter.signal = signal
-        filter.signals = FrustrationParameters(rageCount: rageCount, rageSpan: rageSpan, rageRadius: rageRadius,
-                                               cancelRetryWindow: cancelRetryWindow, unseenRetryWindow: unseenRetryWindow)
+        filter.signals = signals.parameters
         if let from { return try reportFromPartial(from, def: def, filter: filter) }
         if let displayName { return try reportOnDisplay(displayName, def: def, filter: filter) }
 
