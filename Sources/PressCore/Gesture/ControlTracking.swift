@@ -87,10 +87,10 @@ public enum ControlTracking {
     ///   - scrollAxis: the container's scroll axis (ignored without a scroll view).
     ///   - retentionMargin: points added on each side of `frame` for the inside test; see
     ///     `ControlGesture.iPhoneRetentionMargin` (70) and `.iPadRetentionMargin` (25).
-    /// - Returns: the events with times in seconds since the first sample. An empty `samples`
-    ///   gives no events and `cancelledWhileHeld` at 0 (the control never saw a touch).
     ///   - edge: how a system edge gesture holds the touch (reference §5.3); nil outside the
     ///     edge zones.
+    /// - Returns: the events with times in seconds since the first sample. An empty `samples`
+    ///   gives no events and `cancelledWhileHeld` at 0 (the control never saw a touch).
     public static func trace(_ samples: [TouchSample], frame: Rect, container: Container,
                              scrollAxis: ScrollAxis, retentionMargin: Double,
                              edge: SystemEdgeHold? = nil) -> ControlTrace {
