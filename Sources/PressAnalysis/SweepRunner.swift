@@ -422,12 +422,13 @@ final class SweepWorker: @unchecked Sendable {
         }
         let recorded = s.attributes.container ?? plan.defaultContainer
         let axis = s.attributes.scrollAxis ?? Replay.defaultScrollAxis
+        let edge = Replay.edgeHold(s.samples, s.attributes)
         for g in plan.groups {
             let container = g.containerOverride?.apply(to: recorded) ?? recorded
             // Only the results are kept: no array of control events (`keepingControlEvents`).
             let c = PressClassifier.classify(s.samples, frame: s.attributes.frame, container: container,
                                              scrollAxis: axis, configuration: g.representative,
-                                             keepingControlEvents: false)
+                                             edge: edge, keepingControlEvents: false)
             for m in g.members {
                 guard let display = plan.displays[m] ?? own else {
                     results[m] = nil

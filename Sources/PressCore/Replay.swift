@@ -191,17 +191,19 @@ public enum Replay {
     /// - Throws: `AnimationParameterError` (see `trace`).
     public static func session(_ samples: [TouchSample], frame: Rect?, container: Container,
                                scrollAxis: ScrollAxis, configuration: PressConfiguration,
-                               display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
+                               display: Display = Display(),
+                               edge: SystemEdgeHold? = nil) throws(AnimationParameterError) -> SessionResult {
         // `trace(…).result` without keeping the trace: nothing is copied into one.
         let c = PressClassifier.classify(samples, frame: frame, container: container, scrollAxis: scrollAxis,
-                                         configuration: configuration, keepingControlEvents: false)
+                                         configuration: configuration, edge: edge, keepingControlEvents: false)
         let (_, visual) = try shown(c, resolved: configuration.resolvedAnimation, display: display)
         return result(c, visual, display)
     }
 
     /// Replays a session with the attributes it was stored with: its frame, its container (else
-    /// `defaultContainer`) and scroll axis (else `defaultScrollAxis`). Its `config` plays no
-    /// part: the caller chose `configuration`.
+    /// `defaultContainer`) and scroll axis (else `defaultScrollAxis`), and the system edge zone
+    /// its touch-down is in (`window` and `system_gestures`). Its `config` plays no part: the
+    /// caller chose `configuration`.
     /// - Throws: `AnimationParameterError` (see `trace`).
     public static func session(_ samples: [TouchSample], attributes: SessionAttributes,
                                defaultContainer: Container = Replay.defaultContainer,
@@ -209,7 +211,15 @@ public enum Replay {
                                display: Display = Display()) throws(AnimationParameterError) -> SessionResult {
         try session(samples, frame: attributes.frame, container: attributes.container ?? defaultContainer,
                     scrollAxis: attributes.scrollAxis ?? defaultScrollAxis, configuration: configuration,
-                    display: display)
+                    display: display, edge: edgeHold(samples, attributes))
+    }
+
+    /// The system edge hold of a session's touch-down (nil without `window` and
+    /// `system_gestures`, or outside their zones).
+    @inline(__always)
+    public static func edgeHold(_ samples: [TouchSample], _ attributes: SessionAttributes) -> SystemEdgeHold? {
+        guard attributes.has(.systemGestures), let first = samples.first else { return nil }
+        return SystemEdgeHold.hold(at: first.point, attributes: attributes)
     }
 
     /// The decimal places each derived figure is kept with (docs/log-format.md, "results"): far

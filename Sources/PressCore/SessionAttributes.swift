@@ -19,6 +19,12 @@ public enum AttributeKind: Hashable, Sendable {
     case container
     /// `vertical`, `horizontal` or `both` (`ScrollAxis`).
     case scrollAxis
+    /// A size in points (`WindowSize`): `[width, height]` in JSON, `<w>x<h>` in CSV and the
+    /// database (one `TEXT` column).
+    case size
+    /// A set of system edge gestures (`SystemGestures`): a list of names in JSON, the names
+    /// joined by `+` (or `none`) in CSV and the database.
+    case systemGestures
 
     /// How many database columns (and CSV columns) a value of this kind takes: 4 for a frame, else 1.
     @inlinable public var columnCount: Int { self == .frame ? 4 : 1 }
@@ -57,7 +63,8 @@ public struct AttributeField: Hashable, Sendable {
 
 /// A session attribute. The cases and `definition` are the field table.
 public enum SessionAttribute: Int, CaseIterable, Hashable, Sendable {
-    case config, variant, control, frame, container, scrollAxis, screen, appVersion, user, device, display
+    case config, variant, control, frame, container, scrollAxis, screen, appVersion, user, device, display, window,
+         systemGestures
 
     /// The field table: key, kind, report use. Readers, the store and the writer follow this
     /// order (CSV columns, `sessions` columns as bound).
@@ -82,6 +89,11 @@ public enum SessionAttribute: Int, CaseIterable, Hashable, Sendable {
         // The display profile the session was seen on (`DisplayProfile`); replay defaults to
         // `iphone-60hz`.
         case .display: AttributeField("display", .text, report: .filter)
+        // The app window's size in points; with `system_gestures` it places the screen edges
+        // (reference §5.3). Replay ignores the edges without both.
+        case .window: AttributeField("window", .size)
+        // The system edge gestures active while the session ran (`back`, `home`).
+        case .systemGestures: AttributeField("system_gestures", .systemGestures)
         }
     }
 
@@ -118,6 +130,8 @@ public enum AttributeValue: Hashable, Sendable {
     case frame(Rect)
     case container(Container)
     case scrollAxis(ScrollAxis)
+    case size(WindowSize)
+    case systemGestures(SystemGestures)
 
     public var kind: AttributeKind {
         switch self {
@@ -125,6 +139,8 @@ public enum AttributeValue: Hashable, Sendable {
         case .frame: .frame
         case .container: .container
         case .scrollAxis: .scrollAxis
+        case .size: .size
+        case .systemGestures: .systemGestures
         }
     }
 
@@ -136,6 +152,8 @@ public enum AttributeValue: Hashable, Sendable {
         case .frame(let f): "[\(f.x), \(f.y), \(f.width), \(f.height)]"
         case .container(let c): c.storedText
         case .scrollAxis(let a): JSONText.string(a.rawValue)
+        case .size(let w): w.json
+        case .systemGestures(let g): g.json
         }
     }
 }
@@ -245,6 +263,16 @@ public struct SessionAttributes: Hashable, Sendable {
     public var scrollAxis: ScrollAxis? {
         get { if case .scrollAxis(let a)? = self[value: .scrollAxis] { return a }; return nil }
         set { self[value: .scrollAxis] = newValue.map(AttributeValue.scrollAxis) }
+    }
+    /// The app window's size in points (reference §5.3).
+    public var window: WindowSize? {
+        get { if case .size(let w)? = self[value: .window] { return w }; return nil }
+        set { self[value: .window] = newValue.map(AttributeValue.size) }
+    }
+    /// The system edge gestures active (reference §5.3).
+    public var systemGestures: SystemGestures? {
+        get { if case .systemGestures(let g)? = self[value: .systemGestures] { return g }; return nil }
+        set { self[value: .systemGestures] = newValue.map(AttributeValue.systemGestures) }
     }
 
     /// Replaces the unknown fields (sorted here; for a repeated key the first is kept).

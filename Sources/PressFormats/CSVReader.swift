@@ -709,6 +709,8 @@ public struct CSVReader: ChunkedRecordSource {
             return (s.hasPrefix("{") ? ContainerJSON.parse(json: s) : FieldCheck.containerName(s, name: attribute.key))
                 .map(AttributeValue.container)
         case .scrollAxis: return FieldCheck.scrollAxis(s, name: attribute.key).map(AttributeValue.scrollAxis)
+        case .size: return FieldCheck.window(text: s, name: attribute.key).map(AttributeValue.size)
+        case .systemGestures: return FieldCheck.systemGestures(text: s, name: attribute.key).map(AttributeValue.systemGestures)
         case .frame: preconditionFailure("frames are read as four columns")
         }
     }

@@ -171,6 +171,39 @@ enum FieldCheck {
             + "scroll-immediate (or an object of container parameters)"))
     }
 
+    /// A window size's two numbers (`name` is its key, `window`).
+    static func window(_ v: [Double], name: String = "window") -> Result<WindowSize, FieldProblem> {
+        guard v.count == 2 else { return .failure("\"\(name)\" must be [width, height] in points, 2 numbers, not \(v.count)") }
+        guard let w = WindowSize(checkedWidth: v[0], height: v[1]) else {
+            return .failure("\"\(name)\" width and height must be finite positive numbers of points")
+        }
+        return .success(w)
+    }
+
+    /// A window size's CSV text, `<width>x<height>` (`390x844`).
+    static func window(text: String, name: String = "window") -> Result<WindowSize, FieldProblem> {
+        if let w = WindowSize(text: text) { return .success(w) }
+        return .failure(FieldProblem("\(name) \(JSONText.string(text)) is not <width>x<height> in positive points (e.g. 390x844)"))
+    }
+
+    /// System gestures from their names (JSON's list); the reason names the unknown one.
+    static func systemGestures(_ names: [String], name: String = "system_gestures") -> Result<SystemGestures, FieldProblem> {
+        var g: SystemGestures = []
+        for n in names {
+            guard let one = SystemGestures.gesture(named: Substring(n)) else {
+                return .failure(FieldProblem("\(name) \(JSONText.string(n)) is not one of back, home"))
+            }
+            g.insert(one)
+        }
+        return .success(g)
+    }
+
+    /// System gestures from their CSV text: names joined by `+` (`back+home`), or `none`.
+    static func systemGestures(text: String, name: String = "system_gestures") -> Result<SystemGestures, FieldProblem> {
+        if let g = SystemGestures(text: text) { return .success(g) }
+        return .failure(FieldProblem("\(name) \(JSONText.string(text)) is not back, home, back+home or none"))
+    }
+
     /// A frame attribute's four numbers (`name` is its key, `frame`).
     static func frame(_ v: [Double], name: String = "frame") -> Result<Rect, FieldProblem> {
         guard v.count == 4 else { return .failure("\"\(name)\" must be [x, y, width, height], 4 numbers, not \(v.count)") }

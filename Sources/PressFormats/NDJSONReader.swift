@@ -502,6 +502,23 @@ public struct NDJSONReader: ChunkedRecordSource {
             return ContainerJSON.parse(b, v).map(AttributeValue.container)
         case .scrollAxis:
             return try string().flatMap { FieldCheck.scrollAxis($0, name: name) }.map(AttributeValue.scrollAxis)
+        case .size:
+            guard v.kind == .array else { return .failure(FieldProblem("\"\(name)\" must be [width, height] in points, not \(kindName(v.kind))")) }
+            let elements = try JSONScanner.elements(of: b, in: v)
+            guard elements.allSatisfy({ $0.kind == .number || $0.kind == .nonFinite }) else {
+                return .failure(FieldProblem("\"\(name)\" must be [width, height] in points, 2 numbers"))
+            }
+            return FieldCheck.window(elements.map(\.number), name: name).map(AttributeValue.size)
+        case .systemGestures:
+            let problem = FieldProblem("\"\(name)\" must be a list of \"back\" and \"home\" ([] for none), not \(kindName(v.kind))")
+            guard v.kind == .array else { return .failure(problem) }
+            let elements = try JSONScanner.elements(of: b, in: v)
+            guard elements.allSatisfy({ $0.kind == .string }) else {
+                return .failure(FieldProblem("\"\(name)\" must be a list of the strings \"back\" and \"home\""))
+            }
+            var names: [String] = []
+            for e in elements { names.append(try JSONScanner.string(b, e)) }
+            return FieldCheck.systemGestures(names, name: name).map(AttributeValue.systemGestures)
         }
     }
 }

@@ -146,6 +146,8 @@ public struct TouchLogWriter: Sendable {
         case .container(let c):
             if let name = c.name { jsonString(name) } else { raw(c.storedText) }
         case .scrollAxis(let axis): jsonString(axis.rawValue)
+        case .size(let w): buffer.append(contentsOf: w.json.utf8)
+        case .systemGestures(let g): buffer.append(contentsOf: g.json.utf8)
         }
     }
 
@@ -163,6 +165,8 @@ public struct TouchLogWriter: Sendable {
             case .frame(let f): frameNumbers(f, separator: 0x2C)
             case .container(let c): csvField(c.storedText)
             case .scrollAxis(let axis): raw(axis.rawValue)
+            case .size(let w): csvField(w.text)
+            case .systemGestures(let g): csvField(g.text)
             }
         }
     }

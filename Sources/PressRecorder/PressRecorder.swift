@@ -197,6 +197,8 @@ public final class PressRecorder {
             case .container(let c):
                 if let name = c.name { JSONText.appendString(name, to: &out) } else { out.append(contentsOf: c.storedText.utf8) }
             case .scrollAxis(let axis): JSONText.appendString(axis.rawValue, to: &out)
+            case .size(let w): out.append(contentsOf: w.json.utf8)
+            case .systemGestures(let g): out.append(contentsOf: g.json.utf8)
             }
         }
         for f in a.extraFields {

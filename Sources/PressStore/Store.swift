@@ -151,6 +151,10 @@ public final class Store {
                         s.bind(p, c.storedText)
                     case .scrollAxis(let axis)?:
                         s.bind(p, axis.rawValue)
+                    case .size(let w)?:
+                        s.bind(p, w.text)
+                    case .systemGestures(let g)?:
+                        s.bind(p, g.text)
                     case nil:
                         for k in 0..<kind.columnCount { s.bindNull(p + Int32(k)) }
                     }
@@ -200,6 +204,10 @@ public final class Store {
                     value = text(s, p).flatMap(ContainerJSON.fromStoredText).map(AttributeValue.container)
                 case .scrollAxis:
                     value = text(s, p).flatMap(ScrollAxis.init(rawValue:)).map(AttributeValue.scrollAxis)
+                case .size:
+                    value = text(s, p).flatMap(WindowSize.init(text:)).map(AttributeValue.size)
+                case .systemGestures:
+                    value = text(s, p).flatMap(SystemGestures.init(text:)).map(AttributeValue.systemGestures)
                 }
                 (values.baseAddress! + i).initialize(to: value)
                 p += Int32(kind.columnCount)

@@ -9,9 +9,9 @@ import Testing
     @Test func theTableNamesTheDocumentedKeysAndColumns() {
         #expect(Set(SessionAttribute.allCases.map(\.key))
                 == ["config", "variant", "control", "frame", "container", "scroll_axis", "user", "device", "app_version", "screen",
-                    "display"])
+                    "display", "window", "system_gestures"])
         #expect(SessionAttribute.frame.field.columns == ["frame_x", "frame_y", "frame_w", "frame_h"])
-        #expect(SessionAttribute.columns.count == 14)
+        #expect(SessionAttribute.columns.count == 16)
         #expect(SessionAttribute.named("app_version") == .appVersion && SessionAttribute.named("frame_x") == nil)
         // docs/reports.md: --by config, variant, control, screen, app_version; --where also user, device, display.
         #expect(SessionAttribute.reportGroupings.map(\.key) == ["config", "variant", "control", "screen", "app_version"])

@@ -57,6 +57,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         let path = try temporaryDatabasePath()
         _ = FileManager.default.createFile(atPath: path, contents: Data())
         let db = try Schema.open(path: path)
+        // Version 10: migrations/0010_system_edges.sql the window and system_gestures columns.
         // Version 9: migrations/0009_display_profiles.sql the `displays` table (and the display
         // attribute and photon latencies).
         // Version 8: migrations/0008_results_without_config_index.sql drops
@@ -64,7 +65,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         // sessions_by_variant, 0006_summary_cells.sql the maintained summary
         // cells, 0005_touch_down_point.sql sessions.x0 and y0 and 0004_sweeps.sql
         // the sweeps table.
-        #expect(try db.userVersion == 9)
+        #expect(try db.userVersion == 10)
         #expect(try db.prepare("PRAGMA journal_mode").scalarText() == "wal")
         #expect(try db.prepare("PRAGMA foreign_keys").scalarInt() == 1)
         let tables = try db.prepare("SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name)").scalarText()
@@ -90,7 +91,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
                 """)
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 9)
+        #expect(try db.userVersion == 10)
         let s = try db.prepare("SELECT feedback_photon_ms, action_photon_ms FROM results ORDER BY session_id")
         #expect(try s.step())
         #expect(s.double(0) == 62.5 && s.double(1) == 329.166667)
@@ -130,7 +131,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             try db.execute("INSERT INTO sessions(session, t0, t1, sample_count, end_phase, samples, variant) VALUES ('old', 1, 2, 0, 'ended', x'', 'B')")
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 9)
+        #expect(try db.userVersion == 10)
         #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_variant'").scalarInt() == 0)
         #expect(try db.prepare("SELECT session || ':' || variant FROM sessions WHERE variant = 'B'").scalarText() == "old:B")
         #expect(try db.prepare("PRAGMA page_size").scalarInt() == 4096)
@@ -152,7 +153,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
                 """)
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 9)
+        #expect(try db.userVersion == 10)
         #expect(try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'results_by_config'").scalarInt() == 0)
         #expect(try db.prepare("SELECT config || ':' || config_version || ':' || outcome || ':' || duration_ms FROM results WHERE session_id = 1")
             .scalarText() == "spring-press:v1:tap:120.0")
@@ -168,7 +169,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
             #expect(throws: DatabaseError.self) { try db.execute("SELECT * FROM results") }
         }
         let db = try Schema.open(path: path)
-        #expect(try db.userVersion == 9)
+        #expect(try db.userVersion == 10)
         #expect(try db.prepare("SELECT session FROM sessions").scalarText() == "old")
         // Its samples BLOB is empty: no touch-down point to fill in.
         #expect(try db.prepare("SELECT x0 IS NULL AND y0 IS NULL FROM sessions").scalarInt() == 1)
@@ -219,7 +220,7 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         #expect {
             _ = try Schema.open(path: path)
         } throws: { error in
-            guard case SchemaError.newerDatabase(_, 99, 9) = error else { return false }
+            guard case SchemaError.newerDatabase(_, 99, 10) = error else { return false }
             return "\(error)".contains("newer pressdb")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -258,6 +259,26 @@ func ingestNDJSON(_ store: Store, _ text: String, name: String = "e.ndjson", opt
         {"session":"tap","t":10.05,"phase":"moved","x":101,"y":201}
         {"session":"tap","t":10.1,"phase":"ended","x":101,"y":201}
         """
+
+    // `window` and `system_gestures` are stored as their documented texts (docs/log-format.md
+    // §4) and read back as given; a session without them stores NULL.
+    @Test func storesWindowAndSystemGestures() throws {
+        let store = try Store.open(path: try temporaryDatabasePath())
+        _ = try ingestNDJSON(store, """
+            {"session":"e","t":0,"phase":"began","x":10,"y":400,"window":[390,844],"system_gestures":["back"]}
+            {"session":"e","t":0.1,"phase":"ended","x":10,"y":400}
+            {"session":"n","t":0,"phase":"began","x":10,"y":400,"window":[375.5,667],"system_gestures":[]}
+            {"session":"n","t":0.1,"phase":"ended","x":10,"y":400}
+            {"session":"p","t":0,"phase":"began","x":10,"y":400}
+            {"session":"p","t":0.1,"phase":"ended","x":10,"y":400}
+            """)
+        let rows = try store.db.prepare("SELECT session, window, system_gestures FROM sessions ORDER BY session").all()
+        #expect(rows == [[.text("e"), .text("390x844"), .text("back")], [.text("n"), .text("375.5x667"), .text("none")],
+                         [.text("p"), .null, .null]])
+        let all = try store.sessions().all().sorted { $0.session < $1.session }
+        #expect(all[0].attributes.window == WindowSize(width: 390, height: 844) && all[0].attributes.systemGestures == .back)
+        #expect(all[1].attributes.systemGestures == [] && all[2].attributes.window == nil)
+    }
 
     @Test func storesSessionsLosslesslyAndReadsThemBack() throws {
         let store = try Store.open(path: try temporaryDatabasePath())

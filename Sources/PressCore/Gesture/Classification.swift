@@ -31,6 +31,7 @@ public enum CancelReason: String, Hashable, Sendable, CaseIterable {
 /// | `touchCancel` from a cancelling container's scroll (`table`, `scroll-immediate`) | `scroll_abort` | – |
 /// | pan while the container held the touch back (no events at all) | `scroll_abort` | – |
 /// | `cancelled` sample while held back (no events at all) | `cancel` | `system` |
+/// | a system edge gesture took the touch while held back (no events at all) | `cancel` | `system` |
 ///
 /// Long-press model (`longPressStates`):
 ///
@@ -106,10 +107,13 @@ public enum PressClassifier {
     ///   - container: the scroll view the control sits in.
     ///   - scrollAxis: the container's scroll axis.
     ///   - configuration: gesture model, press/release events and action rule.
+    ///   - edge: how a system edge gesture holds the touch (`SystemEdgeHold.hold`); nil when
+    ///     it begins in no edge zone. Only the control model has it (reference §5.3).
     public static func classify(_ samples: [TouchSample], frame: Rect?, container: Container,
-                                scrollAxis: ScrollAxis, configuration: PressConfiguration) -> PressClassification {
+                                scrollAxis: ScrollAxis, configuration: PressConfiguration,
+                                edge: SystemEdgeHold? = nil) -> PressClassification {
         classify(samples, frame: frame, container: container, scrollAxis: scrollAxis,
-                 configuration: configuration, keepingControlEvents: true)
+                 configuration: configuration, edge: edge, keepingControlEvents: true)
     }
 
     /// `classify`, with `controlEvents` left empty unless `keepingControlEvents`: a replay that
@@ -117,7 +121,7 @@ public enum PressClassifier {
     /// events happen, without an array of them.
     package static func classify(_ samples: [TouchSample], frame: Rect?, container: Container,
                                  scrollAxis: ScrollAxis, configuration: PressConfiguration,
-                                 keepingControlEvents: Bool) -> PressClassification {
+                                 edge: SystemEdgeHold? = nil, keepingControlEvents: Bool) -> PressClassification {
         let touch = NormalizedTouch(samples)
         let frame = frame ?? Rect.minimumHitTarget(centeredOn: touch.origin)
         // The fields as locals, the value made once at the end: a `var` of the whole struct
@@ -136,7 +140,8 @@ public enum PressClassifier {
                                                     keepingControlEvents: keepingControlEvents,
                                                     capacity: touch.count + 1)
             let (ending, _) = ControlTracking.track(touch, frame: frame, container: container, scrollAxis: scrollAxis,
-                                                    retentionMargin: control.retentionMargin, into: &events)
+                                                    retentionMargin: control.retentionMargin, edge: edge,
+                                                    into: &events)
             controlEvents = events.controlEvents
             scaleEvents = events.scaleEvents
             if control.coalescesSimultaneousUpdates { PressClassifier.coalesce(&scaleEvents) }
@@ -144,7 +149,7 @@ public enum PressClassifier {
             switch ending {
             case .touchUpInside: (outcome, cancelReason) = (.tap, nil)
             case .touchUpOutside: (outcome, cancelReason) = (.cancel, .dragExit)
-            case .systemCancel, .cancelledWhileHeld: (outcome, cancelReason) = (.cancel, .system)
+            case .systemCancel, .cancelledWhileHeld, .systemGestureBeforeDelivery: (outcome, cancelReason) = (.cancel, .system)
             case .scrollCancel, .panBeforeDelivery: (outcome, cancelReason) = (.scrollAbort, nil)
             }
             if let last = events.last, last.event.isTerminal {

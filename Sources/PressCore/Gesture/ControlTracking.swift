@@ -14,6 +14,9 @@ public enum ControlEnding: String, Hashable, Sendable, CaseIterable {
     /// The pan began while the container held the touch back: the control never saw the
     /// touch, no events at all (scroll-abort).
     case panBeforeDelivery
+    /// A system edge gesture (the back swipe, the home swipe) took the touch while it held it
+    /// back: the control never saw the touch, no events (cancel, `system`; reference §5.3).
+    case systemGestureBeforeDelivery
     /// A `cancelled` sample while the container held the touch back: the control never saw
     /// the touch, no events (cancel, `system`).
     case cancelledWhileHeld
@@ -57,6 +60,13 @@ public struct ControlTrace: Hashable, Sendable {
 ///    - an `ended` sample: `touchDown` now, then the lift is tracked (touch-down and touch-up
 ///      together);
 ///    - a `cancelled` sample: `cancelledWhileHeld`, no events.
+/// 2a. A touch beginning in a system edge zone (`edge`, reference §5.3) is also held: until
+///    the lift (the back swipe) or `edge.delay` (the home edge's gate, 1 s). `touchDown` comes
+///    when both holds are released, at the later release. While the edge holds it, a move
+///    reaching 10 pt away from that edge is the system's gesture
+///    (`systemGestureBeforeDelivery`, no events; checked first, the system's gestures take
+///    precedence), and in a scroll view a move reaching `hysteresis` along a scrollable axis
+///    is still the pan (`panBeforeDelivery`), after the container's own timer too.
 /// 3. While tracking, a move (`moved` or `stationary`):
 ///    - in a container that cancels control touches, once it reaches `hysteresis` along a
 ///      scrollable axis from the touch-down point: `touchCancel` (`scrollCancel`). This is
@@ -77,20 +87,23 @@ public enum ControlTracking {
     ///   - scrollAxis: the container's scroll axis (ignored without a scroll view).
     ///   - retentionMargin: points added on each side of `frame` for the inside test; see
     ///     `ControlGesture.iPhoneRetentionMargin` (70) and `.iPadRetentionMargin` (25).
+    ///   - edge: how a system edge gesture holds the touch (reference §5.3); nil outside the
+    ///     edge zones.
     /// - Returns: the events with times in seconds since the first sample. An empty `samples`
     ///   gives no events and `cancelledWhileHeld` at 0 (the control never saw a touch).
     public static func trace(_ samples: [TouchSample], frame: Rect, container: Container,
-                             scrollAxis: ScrollAxis, retentionMargin: Double) -> ControlTrace {
+                             scrollAxis: ScrollAxis, retentionMargin: Double,
+                             edge: SystemEdgeHold? = nil) -> ControlTrace {
         trace(NormalizedTouch(samples), frame: frame, container: container,
-              scrollAxis: scrollAxis, retentionMargin: retentionMargin)
+              scrollAxis: scrollAxis, retentionMargin: retentionMargin, edge: edge)
     }
 
     static func trace(_ touch: NormalizedTouch, frame: Rect, container: Container,
-                      scrollAxis: ScrollAxis, retentionMargin: Double) -> ControlTrace {
+                      scrollAxis: ScrollAxis, retentionMargin: Double, edge: SystemEdgeHold? = nil) -> ControlTrace {
         var events: [TimedControlEvent] = []
         events.reserveCapacity(touch.count + 1)  // at most one per sample, and the delayed touchDown
         let (ending, endTime) = track(touch, frame: frame, container: container, scrollAxis: scrollAxis,
-                                      retentionMargin: retentionMargin, into: &events)
+                                      retentionMargin: retentionMargin, edge: edge, into: &events)
         return ControlTrace(events: events, ending: ending, endTime: endTime)
     }
 
@@ -99,38 +112,52 @@ public enum ControlTracking {
     /// first). Returns how the touch ended and when, in seconds since touch-down.
     static func track<Events: ControlEventSink>(_ touch: NormalizedTouch, frame: Rect, container: Container,
                                                 scrollAxis: ScrollAxis, retentionMargin: Double,
+                                                edge: SystemEdgeHold? = nil,
                                                 into events: inout Events) -> (ControlEnding, Double) {
         guard touch.count >= 2 else { return (.cancelledWhileHeld, 0) }
         let origin = touch.origin
         let scrolls = container.isScrollView
         let cancelsOnScroll = scrolls && container.cancelsControlTouches
         let hysteresis = container.hysteresis
+        // Two holds, each released on its own; `touchDown` comes when both are (reference §5.3).
         var held = scrolls && container.delaysContentTouches
+        var edgeHeld = edge != nil
+        let edgeDelay = edge?.delay ?? 0
         var inside = true
-        if !held { events.append(TimedControlEvent(time: 0, event: .touchDown)) }
+        if !held && !edgeHeld { events.append(TimedControlEvent(time: 0, event: .touchDown)) }
 
         for s in touch.afterTouchDown {
-            if held {
-                if s.t >= container.touchDelay - GestureConventions.timeTolerance {
-                    // The delay timer fires before a sample at (or after) its time.
-                    events.append(TimedControlEvent(time: container.touchDelay, event: .touchDown))
-                    held = false
-                } else if s.phase.isMove {
-                    let d = GestureConventions.axisDistances(from: origin, to: s.point, axis: scrollAxis)
-                    if GestureConventions.reaches(d.along, hysteresis) {
-                        return (.panBeforeDelivery, s.t)
-                    }
-                    guard GestureConventions.reaches(d.across, hysteresis) else { continue }
-                    events.append(TimedControlEvent(time: s.t, event: .touchDown))
-                    held = false
-                } else if s.phase == .ended {
-                    events.append(TimedControlEvent(time: s.t, event: .touchDown))
-                    held = false
-                } else if s.phase == .cancelled {
-                    return (.cancelledWhileHeld, s.t)
-                } else {
-                    continue  // a stray `began`
+            if held || edgeHeld {
+                // Timers fire before a sample at (or after) their time; delivery is at the later.
+                var released = 0.0
+                if held && s.t >= container.touchDelay - GestureConventions.timeTolerance {
+                    held = false; released = container.touchDelay
                 }
+                if edgeHeld && s.t >= edgeDelay - GestureConventions.timeTolerance {
+                    edgeHeld = false; released = max(released, edgeDelay)
+                }
+                if held || edgeHeld {
+                    if s.phase.isMove {
+                        // The system's gestures take precedence over the app's (reference §5.3).
+                        if edgeHeld, let edge, edge.takesOver(from: origin, to: s.point) {
+                            return (.systemGestureBeforeDelivery, s.t)
+                        }
+                        let d = GestureConventions.axisDistances(from: origin, to: s.point, axis: scrollAxis)
+                        if scrolls && GestureConventions.reaches(d.along, hysteresis) {
+                            return (.panBeforeDelivery, s.t)
+                        }
+                        if held && GestureConventions.reaches(d.across, hysteresis) { held = false }
+                        if held || edgeHeld { continue }
+                    } else if s.phase == .ended {
+                        held = false; edgeHeld = false
+                    } else if s.phase == .cancelled {
+                        return (.cancelledWhileHeld, s.t)
+                    } else {
+                        continue  // a stray `began`
+                    }
+                    released = s.t
+                }
+                events.append(TimedControlEvent(time: released, event: .touchDown))
             }
 
             // Tracking: the sample that delivered the touch is tracked like any other. A sample
@@ -165,7 +192,7 @@ public enum ControlTracking {
         }
         // Unreachable: a normalized touch ends with a terminal sample.
         let end = touch.duration
-        if held { return (.cancelledWhileHeld, end) }
+        if held || edgeHeld { return (.cancelledWhileHeld, end) }
         events.append(TimedControlEvent(time: end, event: .touchCancel))
         return (.systemCancel, end)
     }
