@@ -215,9 +215,11 @@ struct ReportCommand: ParsableCommand {
         let status = try report(partial, named: what + (stalls == nil ? "" : " with stalls"), tabular: tabular, def: def, filter: filter)
         if let stalls {
             func share(_ n: Int) -> String { String(format: "%d (%.1f %%)", n, 100 * Double(n) / Double(max(1, tally.unseen))) }
-            printError("report: \(what) \(StallArguments.describe(stalls, hangs: hangs)): of the \(counted(tally.unseen, "unseen press", plural: "unseen presses")), "
+            let line = "report: \(what) \(StallArguments.describe(stalls, hangs: hangs)): of the \(counted(tally.unseen, "unseen press", plural: "unseen presses")), "
                 + "\(share(tally.hidden)) unseen because of a stall, \(share(tally.unseenByConfiguration)) because of the configuration; "
-                + "\(counted(tally.delayed, "press", plural: "presses")) seen later because of a stall")
+                + "\(counted(tally.delayed, "press", plural: "presses")) seen later because of a stall"
+            // A terminal gets it wrapped to its width.
+            printError(String(TerminalTable.wrap(line, width: Terminal.width(STDERR_FILENO), indent: "  ").dropLast()))
         }
         return status
     }
