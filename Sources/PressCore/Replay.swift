@@ -222,6 +222,23 @@ public enum Replay {
         return SystemEdgeHold.hold(at: first.point, attributes: attributes)
     }
 
+    /// Replays a session as `session(_:attributes:…)` does, with the main-thread stalls
+    /// `stalls` draws (docs/press-model.md §8): the result without stalls and the one with them.
+    /// - Throws: `AnimationParameterError` (see `trace`).
+    public static func session(_ samples: [TouchSample], attributes: SessionAttributes,
+                               defaultContainer: Container = Replay.defaultContainer,
+                               configuration: PressConfiguration, display: Display,
+                               stalls: inout StallSampler) throws(AnimationParameterError)
+        -> (baseline: SessionResult, stalled: SessionResult) {
+        let c = PressClassifier.classify(samples, frame: attributes.frame, container: attributes.container ?? defaultContainer,
+                                         scrollAxis: attributes.scrollAxis ?? defaultScrollAxis,
+                                         configuration: configuration, keepingControlEvents: false)
+        let (timeline, visual) = try shown(c, resolved: configuration.resolvedAnimation, display: display)
+        let stalled = try VisualMetrics(timeline: timeline, touchDown: 0, width: c.frame.width, height: c.frame.height,
+                                        refreshRate: display.refreshRate, density: display.density, stalls: &stalls)
+        return (result(c, visual, display), result(c, stalled, display))
+    }
+
     /// The decimal places each derived figure is kept with (docs/log-format.md, "results"): far
     /// below anything measured — a microsecond of log time is 0.001 ms, a device pixel a third of
     /// a point — and far above binary floating-point noise, so a computed 18 pt is 18, not

@@ -28,6 +28,10 @@ public struct ReplayOptions: Sendable {
     /// session's own (`displayOverride`): `results` holds one row per session and configuration
     /// version, measured on the session's display, and a report must not mix displays.
     public var storesResults = true
+    /// Main-thread stalls sampled into every replay (`--stalls`; docs/press-model.md §8), each
+    /// session drawing its own by its id; nil: none, the model as it is. Results with stalls are
+    /// not stored (set `storesResults` off).
+    public var stalls: StallProfile?
     /// Called after each batch with the sessions handled so far and the total the call will
     /// handle (`replayMissing`: every session without its result, over all configurations), for
     /// a progress display. Nil: nothing is counted.
@@ -111,8 +115,17 @@ public final class Replayer {
     /// - Throws: `AnimationParameterError` (see `result(of:under:counterfactual:)`).
     static func row(id: Int64, samples: [TouchSample], attributes: SessionAttributes, under configuration: PressConfiguration,
                     counterfactual: Bool, options: ReplayOptions) throws -> ResultRow {
+        let display = try options.display(for: attributes)
+        if let stalls = options.stalls {
+            var sampler = stalls.sampler(index: UInt64(bitPattern: id), refreshRate: display.refreshRate)
+            let r = try Replay.session(samples, attributes: attributes, defaultContainer: options.defaultContainer,
+                                       configuration: configuration, display: display, stalls: &sampler)
+            var row = ResultRow(sessionID: id, configuration: configuration, counterfactual: counterfactual, result: r.stalled)
+            row.stallEffect = StallEffect(baseline: r.baseline, stalled: r.stalled)
+            return row
+        }
         let r = try Replay.session(samples, attributes: attributes, defaultContainer: options.defaultContainer,
-                                   configuration: configuration, display: options.display(for: attributes))
+                                   configuration: configuration, display: display)
         return ResultRow(sessionID: id, configuration: configuration, counterfactual: counterfactual, result: r)
     }
 

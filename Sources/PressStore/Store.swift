@@ -64,10 +64,14 @@ public struct ResultRow: Hashable, Sendable {
     /// False: the session's own configuration; true: replayed "as" another one.
     public var counterfactual: Bool
     public var result: SessionResult
+    /// With `--stalls` (never stored): what the sampled stalls did to the feedback, `result`
+    /// being the replay with them; nil without stalls.
+    public var stallEffect: StallEffect?
 
-    public init(sessionID: Int64, config: String, configVersion: String, counterfactual: Bool, result: SessionResult) {
+    public init(sessionID: Int64, config: String, configVersion: String, counterfactual: Bool, result: SessionResult,
+                stallEffect: StallEffect? = nil) {
         self.sessionID = sessionID; self.config = config; self.configVersion = configVersion
-        self.counterfactual = counterfactual; self.result = result
+        self.counterfactual = counterfactual; self.result = result; self.stallEffect = stallEffect
     }
 
     /// The row of session `sessionID` replayed under `configuration`.

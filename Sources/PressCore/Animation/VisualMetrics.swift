@@ -132,6 +132,40 @@ public struct VisualMetrics: Hashable, Sendable {
         self.init(feedbackLatency: feedback, releaseJump: jump * visibility.jumpUnit, pressDepth: depth)
     }
 
+    /// Measures `timeline` on a display whose app does not commit the frames `stalls` draws
+    /// (docs/press-model.md §8): a stalled frame shows the last committed one, so it neither
+    /// shows the press nor deepens it; the next committed frame shows the scale at its own
+    /// time. Every frame is evaluated (a draw per frame keeps the sequence reproducible); the
+    /// scan ends at the first committed frame at or after the timeline settles. The jump does not
+    /// depend on frames. Parameters and errors as `init(timeline:touchDown:…)`.
+    public init(timeline: ScaleTimeline, touchDown: Double, width: Double, height: Double,
+                refreshRate: Double, density: Double, stalls: inout StallSampler) throws(AnimationParameterError) {
+        let plain = try VisualMetrics(timeline: timeline, touchDown: touchDown, width: width, height: height,
+                                      refreshRate: refreshRate, density: density)
+        let visibility = FeedbackVisibility(timeline.animation.feedback, halfSize: max(width, height) / 2, density: density)
+        let rest = ScaleTimeline.restScale
+        let pressedChange = timeline.animation.pressedScale - rest
+        var settled = -Double.infinity
+        var instant = timeline.nextChangeInstant(after: nil)
+        while let t = instant { settled = t; instant = timeline.nextChangeInstant(after: t) }
+        var feedback: Double? = nil
+        var depth = 0.0
+        var k = 1
+        while true {
+            let elapsed = Double(k) / refreshRate
+            let frameTime = touchDown + elapsed
+            if !stalls.nextFrameStalled() {
+                let s = timeline.scale(at: frameTime)
+                if feedback == nil, visibility.isVisible(abs(s - rest)) { feedback = elapsed }
+                if pressedChange != 0 { depth = max(depth, (s - rest) / pressedChange) }
+                if frameTime >= settled - ScaleTimeline.simultaneityTolerance { break }
+            }
+            if k >= VisualMetrics.maximumFrames { break }
+            k += 1
+        }
+        self.init(feedbackLatency: feedback, releaseJump: plain.releaseJump, pressDepth: depth)
+    }
+
     /// The first frame k ≥ `k` (capped at `maximumFrames`) at which an event at `time` has
     /// happened (touchDown + k / refreshRate + tolerance ≥ time): a guess from the division, then
     /// the loop's own comparison, so that the frame is the one the scan would reach.

@@ -68,6 +68,13 @@ struct ReplayCommand: ParsableCommand {
             discussion: "Results on another density are printed, not stored.",
             rule: .within(0.5...10, "must be from 0.5 to 10 px per pt"))
     var density = Display().density
+    @Option(name: "stalls", value: "MS_PER_S",
+            help: "Sample main-thread hitches at this hitch-time ratio (ms late per s, as MetricKit reports it), 0 to 999",
+            discussion: "Printed, not stored; the column stall says whether a stall delayed or hid the feedback (docs/press-model.md §8).")
+    var stallRatio: Double?
+    @Option(value: "FILE", help: "With --stalls: also sample hangs from this histogram (JSON, counts per hour; docs/press-model.md §8)")
+    var hangs: String?
+    @Option(value: "S", help: "Random seed of --stalls, 0 to 2^64-1") var seed = StallProfile.defaultSeed
     @Option(.format([OutputFormat.table, .csv, .json, .ndjson])) var format: OutputFormat
     @Option(name: "input", value: "FILE|-", help: "Replay the touch records of FILE ('-': standard input) as a stream filter, without a database",
             discussion: "Writes result lines (NDJSON) to standard output.")
@@ -89,14 +96,16 @@ struct ReplayCommand: ParsableCommand {
     @Flag(.explain) var explain: Bool
 
     func validate() throws {
-        if let unknown = columns.first(where: { name in !Self.columns.contains { $0.name == name } }) {
+        if let unknown = columns.first(where: { name in !(Self.columns + [Self.stallColumn]).contains { $0.name == name } }) {
             throw CLIError.usage("--columns: no column '\(unknown)'; the columns are \(Self.columns.map(\.name).joined(separator: ", "))")
         }
         if missing && ($target.wasGiven || $sessions.wasGiven) {
             throw CLIError.usage("--missing replays sessions without their own result; it does not go with --as or --session")
         }
+        if let r = stallRatio, !(r >= 0 && r <= 999) { throw CLIError.usage("--stalls: must be from 0 to 999 ms per s") }
+        if stallRatio == nil, let o = [$hangs, $seed].first(where: \.wasGiven) { throw CLIError.usage("\(o.displayName) applies only with --stalls") }
         if input != nil {
-            for option in [$database, $sessions, $missing, $format, $wide, $columns, $explain] where option.wasGiven {
+            for option in [$database, $stallRatio, $hangs, $seed, $sessions, $missing, $format, $wide, $columns, $explain] where option.wasGiven {
                 throw CLIError.usage("\(option.displayName) does not apply with --input (a stream without a database; it writes NDJSON result lines)")
             }
             if origins && inputFormat.format == nil {
@@ -116,6 +125,8 @@ struct ReplayCommand: ParsableCommand {
         "action_latency_ms", "duration_ms", "max_travel_pt", "press_depth", "release_jump_pt",
         "feedback_photon_ms", "action_photon_ms",
     ].map { Column($0, .named($0)) }
+    /// With --stalls, after `columns`: none, delayed or hidden (`StallEffect`).
+    static let stallColumn = Column("stall", .text)
 
     /// The terminal table reads as `report sessions` reads: that report's presentation
     /// (`-- table:` lines of reports/sessions.sql).
@@ -126,11 +137,14 @@ struct ReplayCommand: ParsableCommand {
 
     static func cells(_ s: StoredSession, _ row: ResultRow) -> [Cell] {
         let r = row.result
-        return [.text(s.session), .text(row.config), s.variant.map(Cell.text) ?? .null, .text(r.outcome.rawValue),
+        let stall: [Cell] = row.stallEffect.map { [Cell.text($0.rawValue)] } ?? []
+        let model: [Cell] = [.text(s.session), .text(row.config), s.variant.map(Cell.text) ?? .null, .text(r.outcome.rawValue),
                 r.cancelReason.map { Cell.text($0.rawValue) } ?? .null, .bool(r.actionFired),
                 r.feedbackLatencyMs.map(Cell.double) ?? .null, r.actionLatencyMs.map(Cell.double) ?? .null,
                 .double(r.durationMs), .double(r.maxTravelPt), .double(r.pressDepth), .double(r.releaseJumpPt),
-                r.feedbackPhotonMs.map(Cell.double) ?? .null, r.actionPhotonMs.map(Cell.double) ?? .null]
+                r.feedbackPhotonMs.map(Cell.double) ?? .null, r.actionPhotonMs.map(Cell.double) ?? .null,
+            ]
+        return model + stall
     }
 
     /// Lines for standard error about what a replay did and what it could not do.
@@ -170,7 +184,9 @@ struct ReplayCommand: ParsableCommand {
         // not stored.
         let counterfactualDisplay = displayName != nil || display != Display()
         if counterfactualDisplay { options.displayOverride = display }
-        options.storesResults = !counterfactualDisplay
+        // Results with sampled stalls are printed, not stored, like another display's.
+        options.stalls = try StallArguments.profile(ratio: stallRatio, hangs: hangs, seed: seed)
+        options.storesResults = !counterfactualDisplay && options.stalls == nil
         guard catalog.resolve(config) != nil else { throw unknownConfiguration(config, catalog) }
         options.defaultConfig = config
         let replayer = Replayer(store: store, catalog: catalog, options: options)
@@ -190,12 +206,12 @@ struct ReplayCommand: ParsableCommand {
         let rowsShown = !quiet && (format != .table || isatty(STDOUT_FILENO) != 1 || rows || !sessions.isEmpty || wide
                                    || !columns.isEmpty || explain)
         var counts = OutcomeCounts()
-        let out = !rowsShown ? nil : RowWriter(format: format, columns: Self.columns, presentation: Self.presentation,
+        let out = !rowsShown ? nil : RowWriter(format: format, columns: Self.columns + (options.stalls == nil ? [] : [Self.stallColumn]), presentation: Self.presentation,
                                           options: .standardOutput(wide: wide, columns: columns, explain: explain),
                                           sink: try OutputSink(path: nil), headerWhenEmpty: false)
         var printing: Error?
         func show(_ session: StoredSession, _ row: ResultRow) {
-            counts.add(row.result)
+            counts.add(row.result, stall: row.stallEffect)
             guard let out, printing == nil else { return }
             do { try out.add(Self.cells(session, row)) } catch { printing = error }
         }
@@ -219,7 +235,10 @@ struct ReplayCommand: ParsableCommand {
             let secs = IngestCommand.seconds(ContinuousClock.now - started)
             var lines = Self.describe(summary)
             lines[0] += String(format: " in %.2f s", secs) + (target.map { " as \($0.name) (version \($0.version))" } ?? "")
-            if !options.storesResults {
+            if let stalls = options.stalls {
+                lines[0] += " " + StallArguments.describe(stalls, hangs: hangs)
+                    + ": printed, not stored; " + counts.stallSummary
+            } else if !options.storesResults {
                 lines[0] += (displayName.map { " on \($0)" } ?? "")
                     + String(format: " (a %g Hz, %g px/pt display): printed, not stored (stored results use each session's own display)",
                              display.refreshRate, display.density)
@@ -241,7 +260,13 @@ struct ReplayCommand: ParsableCommand {
 struct OutcomeCounts {
     var sessions = 0, taps = 0, cancels = 0, scrollAborts = 0, unseen = 0, falseActions = 0
 
-    mutating func add(_ r: SessionResult) {
+    /// With --stalls: presses whose feedback a stall delayed, and seen ones it hid.
+    var stallDelayed = 0, stallHidden = 0
+
+    mutating func add(_ r: SessionResult, stall: StallEffect? = nil) {
+        // Presses only, as `unseen` (StallTally's definition).
+        if stall == .delayed && r.outcome != .scrollAbort { stallDelayed += 1 }
+        if stall == .hidden && r.outcome != .scrollAbort { stallHidden += 1 }
         sessions += 1
         switch r.outcome {
         case .tap: taps += 1
@@ -251,6 +276,12 @@ struct OutcomeCounts {
         // The definitions of the result_events view (docs/reports.md).
         if r.outcome != .scrollAbort && r.feedbackLatencyMs == nil { unseen += 1 }
         if r.actionFired && r.outcome != .tap { falseActions += 1 }
+    }
+
+    /// "of the 40 unseen presses, 3 are unseen because of a stall and 37 because of the configuration; …".
+    var stallSummary: String {
+        "of the \(counted(unseen, "unseen press", plural: "unseen presses")), \(stallHidden) unseen because of a stall and "
+            + "\(unseen - stallHidden) because of the configuration; \(counted(stallDelayed, "press", plural: "presses")) seen later because of a stall"
     }
 
     /// "Outcomes of the 22831 sessions replayed as X: 19800 taps (86.7 %), …; the rows are stored: …".

@@ -1,6 +1,7 @@
 // `pressdb report`: the product's answer — outcomes and perceived latency per configuration.
 import Foundation
 import PressCharts
+import PressCore
 import PressStore
 import PressSQLite
 import PressAnalysis
@@ -36,6 +37,11 @@ struct ReportCommand: ParsableCommand {
         counterfactual "how would these presses look on ProMotion?". Those results are not
         stored, so the summary is read from them as --from reads a partial, with its filters.
 
+        --stalls MS_PER_S replays every session now with main-thread hitches sampled at that
+        hitch-time ratio (and --hangs FILE's hangs; --seed S) and reports those results as
+        --display does; standard error then says how many unseen presses are unseen because of
+        a stall and how many because of the configuration (docs/press-model.md §8).
+
         Examples:
           pressdb report
           pressdb report latency --by variant --format csv
@@ -67,6 +73,12 @@ struct ReportCommand: ParsableCommand {
             help: "Report every session replayed on this display profile ('pressdb displays') instead of its own",
             discussion: "The summary only, replayed now and not stored; the filters of --from.")
     var displayName: String?
+    @Option(name: "stalls", value: "MS_PER_S",
+            help: "Report every session replayed with main-thread hitches at this hitch-time ratio (ms late per s), 0 to 999")
+    var stallRatio: Double?
+    @Option(value: "FILE", help: "With --stalls: also sample hangs from this histogram (JSON, counts per hour; docs/press-model.md §8)")
+    var hangs: String?
+    @Option(value: "S", help: "Random seed of --stalls, 0 to 2^64-1") var seed = StallProfile.defaultSeed
     @Option(.format(DocumentFormat.allCases)) var format: DocumentFormat
     @Option(.out) var out: String?
     @Flag(.wide) var wide: Bool
@@ -160,7 +172,7 @@ struct ReportCommand: ParsableCommand {
     /// `--from PARTIAL`: the summary from a partial, rendered as the database's.
     func reportFromPartial(_ path: String, def: ReportDefinition, filter: ReportFilter) throws -> Int32 {
         let tabular = try partialSummaryFormat(def, "--from", [$database])
-        if let option = [$displayName].first(where: \.wasGiven) {
+        if let option = [$displayName, $stallRatio, $hangs, $seed].first(where: \.wasGiven) {
             throw CLIError.usage("\(option.displayName) does not apply with --from (a partial holds results already replayed)")
         }
         let partial = try PartialIO.read(path)
@@ -186,10 +198,25 @@ struct ReportCommand: ParsableCommand {
 
     /// `--display NAME`: every session replayed now on that profile, aggregated into a partial
     /// (PressAnalysis/DisplayCounterfactual.swift) and reported as `--from` reports one.
-    func reportOnDisplay(_ name: String, def: ReportDefinition, filter: ReportFilter) throws -> Int32 {
-        let tabular = try partialSummaryFormat(def, "--display", [])
-        let partial = try DisplayCounterfactual.partial(database, display: name, replayedAs: replayedAs)
-        return try report(partial, named: "the sessions replayed on \(name)", tabular: tabular, def: def, filter: filter)
+    /// With `--stalls`, the same with stalls sampled into every replay (on `name`, or on each
+    /// session's own display), and standard error says what the stalls did.
+    func reportOnDisplay(_ name: String?, def: ReportDefinition, filter: ReportFilter) throws -> Int32 {
+        if let r = stallRatio, !(r >= 0 && r <= 999) { throw CLIError.usage("--stalls: must be from 0 to 999 ms per s") }
+        if stallRatio == nil, let o = [$hangs, $seed].first(where: \.wasGiven) { throw CLIError.usage("\(o.displayName) applies only with --stalls") }
+        let tabular = try partialSummaryFormat(def, stallRatio == nil ? "--display" : "--stalls", [])
+        let stalls = try StallArguments.profile(ratio: stallRatio, hangs: hangs, seed: seed)
+        let (partial, tally) = try DisplayCounterfactual.partial(database, display: name, stalls: stalls, replayedAs: replayedAs)
+        let what = "the sessions replayed" + (name.map { " on \($0)" } ?? "")
+        let status = try report(partial, named: what + (stalls == nil ? "" : " with stalls"), tabular: tabular, def: def, filter: filter)
+        if let stalls {
+            func share(_ n: Int) -> String { String(format: "%d (%.1f %%)", n, 100 * Double(n) / Double(max(1, tally.unseen))) }
+            let line = "report: \(what) \(StallArguments.describe(stalls, hangs: hangs)): of the \(counted(tally.unseen, "unseen press", plural: "unseen presses")), "
+                + "\(share(tally.hidden)) unseen because of a stall, \(share(tally.unseenByConfiguration)) because of the configuration; "
+                + "\(counted(tally.delayed, "press", plural: "presses")) seen later because of a stall"
+            // A terminal gets it wrapped to its width.
+            printError(String(TerminalTable.wrap(line, width: Terminal.width(STDERR_FILENO), indent: "  ").dropLast()))
+        }
+        return status
     }
 
     /// The summary of `partial` (called `what` in messages), rendered as the database's.
@@ -259,7 +286,9 @@ struct ReportCommand: ParsableCommand {
         filter.signal = signal
         filter.signals = signals.parameters
         if let from { return try reportFromPartial(from, def: def, filter: filter) }
-        if let displayName { return try reportOnDisplay(displayName, def: def, filter: filter) }
+        if displayName != nil || [$stallRatio, $hangs, $seed].contains(where: \.wasGiven) {
+            return try reportOnDisplay(displayName, def: def, filter: filter)
+        }
 
         guard database.exists else {
             throw database.missing
