@@ -48,7 +48,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
         "config": ["db", "quiet"],
         "displays": ["db", "format", "quiet", "wide", "columns", "explain"],
         "generate": ["sessions", "seed", "variants", "split", "assign", "containers", "format", "rate", "effect", "retry",
-                     "cross-arm-users", "missing-user", "whale"],
+                     "cross-arm-users", "missing-user", "whale", "pre-period"],
         "completions": [],
         "spring": ["mass", "stiffness", "damping", "duration", "damping-ratio", "perceptual-duration", "bounce",
                    "response", "damping-fraction", "velocity", "at", "allow-overdamping", "format", "out"],
