@@ -42,7 +42,7 @@ private func helpRows(_ help: String) -> [(left: String, text: String)] {
                    "cancel-retry-window", "unseen-retry-window", "reports", "list", "from", "display", "format", "out",
                    "wide", "columns", "full", "explain"],
         "compare": ["db", "by", "metric", "alpha", "correction", "split", "paired", "unit", "sequential", "tuning", "mde",
-                    "from", "display", "jnd", "where", "rage-count", "rage-span", "rage-radius", "cancel-retry-window", "unseen-retry-window",
+                    "from", "display", "cuped", "start", "jnd", "where", "rage-count", "rage-span", "rage-radius", "cancel-retry-window", "unseen-retry-window",
                     "format", "out", "wide", "columns", "explain"],
         "configs": ["db", "format", "wide", "columns", "explain"],
         "config": ["db", "quiet"],
