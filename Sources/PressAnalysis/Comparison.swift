@@ -64,8 +64,10 @@ public final class ObservedComparisonReader {
     ///     `retry_after_cancel`, `retry_after_unseen`); without, their counts are 0. Only a
     ///     comparison of those metrics needs them.
     ///   - signals: the frustration signals' parameters (`ReportFilter.signals`).
+    ///   - since, until: only sessions touching down at or after `since` and at or before `until`
+    ///     (seconds, the log's clock), as `pressdb report --since/--until`.
     public init(path: String, by: String = "variant", equals: [String: String] = [:], pressSequences: Bool = false,
-                signals: FrustrationParameters = FrustrationParameters()) throws {
+                signals: FrustrationParameters = FrustrationParameters(), since: Double? = nil, until: Double? = nil) throws {
         guard Self.groupings.contains(by) else {
             throw ComparisonError.badFilter("--by must be one of \(Self.groupings.joined(separator: ", ")), not '\(by)'")
         }
@@ -74,6 +76,8 @@ public final class ObservedComparisonReader {
         filter.equals = equals
         filter.pressSequences = pressSequences
         filter.signals = signals
+        filter.since = since
+        filter.until = until
         do { runner = try ReportRunner(path: path, filter: filter) } catch let e as ReportError {
             throw ComparisonError.badFilter(e.description)
         }

@@ -82,6 +82,8 @@ public struct ExperimentRow: Sendable, Hashable {
     /// users' weights X (`RatioSummary.effectiveUnits`); nil by session.
     public var controlEffectiveUnits: Double? = nil
     public var treatmentEffectiveUnits: Double? = nil
+    /// With CUPED: 1 − Var(adjusted B − A)/Var(unadjusted B − A) [`var_reduction`]; nil without.
+    public var varianceReduction: Double? = nil
 
     /// Whether an arm's effective number of users is below `minimum`.
     func carriedByFewUsers(minimum: Double) -> Bool {
@@ -197,6 +199,11 @@ public enum Experiment {
     /// - Every row carries its standard error and MDE (`PowerAnalysis`), and the units needed for
     ///   `configuration.plannedEffect`.
     ///
+    /// - With `covariates` for a rate or mean: CUPED (`CUPEDRatioTest`) with each user's
+    ///   pre-experiment value of the metric; A and B stay the unadjusted values, B − A, its
+    ///   interval, p, the relative difference and the MDE are the adjusted ones, and the row
+    ///   carries the variance reduction.
+    ///
     /// Health: the sample ratio test on users, too few users (`minimumUsersPerArm`), suspicious lifts.
     /// - Throws: as the session form.
     public static func observed(
@@ -204,12 +211,14 @@ public enum Experiment {
         metrics: [ExperimentMetric] = ExperimentMetric.all,
         expectedSplit: [Double]? = nil,
         correction: MultipleComparisonCorrection = .holm,
-        configuration: StatsConfiguration = StatsConfiguration()
+        configuration: StatsConfiguration = StatsConfiguration(),
+        covariates: [ExperimentMetric: (control: CovariateRatioSummary, treatment: CovariateRatioSummary)] = [:]
     ) throws(StatsError) -> ExperimentReport {
         try observedReport(control.name, treatment.name, sessions: (control.sessions, treatment.sessions),
                            units: (control.users, treatment.users), unit: .user,
                            expectedSplit: expectedSplit, correction: correction, configuration: configuration) {
-            $0.observedUserRows(metrics, control, treatment)
+            $0.covariates = covariates
+            return $0.observedUserRows(metrics, control, treatment)
         }
     }
 

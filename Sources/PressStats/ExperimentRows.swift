@@ -8,6 +8,8 @@ struct RowBuilder {
     let configuration: StatsConfiguration
     let unit: AnalysisUnit
     private(set) var bootstrap: BootstrapRun?
+    /// Per rate or mean, the arms' sums with each user's pre-experiment value (CUPED); empty without.
+    var covariates: [ExperimentMetric: (control: CovariateRatioSummary, treatment: CovariateRatioSummary)] = [:]
 
     init(configuration: StatsConfiguration, unit: AnalysisUnit) {
         self.configuration = configuration
@@ -179,6 +181,10 @@ struct RowBuilder {
                            counts: (Int(a.latency(kind).summary.denominatorSum), Int(b.latency(kind).summary.denominatorSum)))
         }, other: { metric in
             do throws(StatsError) {
+                if let c = covariates[metric] {
+                    return cupedRow(metric, c.control, c.treatment,
+                                    units: metric.isRate ? (a.users, b.users) : nil, randomized: (a.users, b.users))
+                }
                 switch metric.kind {
                 case .rate(let e):
                     return ratioRow(metric, try a.event(e), try b.event(e), units: (a.users, b.users))
@@ -216,6 +222,34 @@ struct RowBuilder {
                             label: "delta-method z-test over \(unitWord)", table: nil,
                             unitVariance: Double(na) * a.varianceOfEstimate + Double(nb) * b.varianceOfEstimate,
                             design: .independentArms)
+        } catch {
+            return unavailable(metric, error, counts: counts)
+        }
+    }
+
+    /// A rate or mean adjusted by CUPED (`CUPEDRatioTest`): A and B and their intervals stay the
+    /// unadjusted ones; the difference, its interval, p, the relative difference and the MDE are
+    /// the adjusted ones; `varianceReduction` says how much narrower.
+    func cupedRow(_ metric: ExperimentMetric, _ a: CovariateRatioSummary, _ b: CovariateRatioSummary, units: (Int, Int)?,
+                  randomized: (Int, Int)) -> ExperimentRow {
+        let counts = (Int(a.metric.denominatorSum.rounded()), Int(b.metric.denominatorSum.rounded()))
+        do {
+            let c = try CUPEDRatioTest(control: a, treatment: b, inference: inference(units: a.metric.units + b.metric.units))
+            let unitVariance = Double(randomized.0) * c.adjustedControlVariance + Double(randomized.1) * c.adjustedTreatmentVariance
+            var row = zTestRow(metric, c.test, armUnits: (a.metric.units, b.metric.units),
+                               shownUnits: units ?? (a.metric.units, b.metric.units), counts: counts,
+                               label: "delta-method z-test over \(unitWord) with CUPED (Deng et al. 2013)", table: nil,
+                               unitVariance: unitVariance, design: .independentArms)
+            let u = c.unadjusted
+            row.control = u.control
+            row.controlInterval = armInterval(metric, u.control, u.controlStandardError, a.metric.units)
+            row.treatment = u.treatment
+            row.treatmentInterval = armInterval(metric, u.treatment, u.treatmentStandardError, b.metric.units)
+            // The relative MDE and units needed are read against A's unadjusted value.
+            attachPower(&row, standardError: c.test.standardError, unitVariance: unitVariance, design: .independentArms,
+                        units: c.test.units)
+            row.varianceReduction = c.varianceReduction.isNaN ? nil : c.varianceReduction
+            return row
         } catch {
             return unavailable(metric, error, counts: counts)
         }

@@ -351,6 +351,12 @@ public struct DeltaMethodZTest: Sendable, Hashable {
                   inference: inference, differenceVariance: p.difference.varianceOfEstimate)
     }
 
+    /// Two independent arms given by their estimates and variances (CUPED's adjusted ones).
+    init(estimates ra: Double, controlVariance va: Double, treatment rb: Double, treatmentVariance vb: Double,
+         units: Int, inference: NormalInference) {
+        self.init(ra: ra, va: va, rb: rb, vb: vb, covariance: 0, units: units, inference: inference)
+    }
+
     private init(ra: Double, va: Double, rb: Double, vb: Double, covariance: Double, units: Int,
                  inference: NormalInference, differenceVariance: Double? = nil) {
         let delta = rb - ra

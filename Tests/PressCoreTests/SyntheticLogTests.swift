@@ -347,6 +347,36 @@ private func byUser(_ all: [SyntheticSession]) -> [String: [SyntheticSession]] {
     // within the 99.9 % band of their binomials (scipy 1.17 binom.ppf(0.0005) … binom.isf(0.0005):
     // Binomial(300, 0.2) 38…84 users re-bucketed; Binomial(6000, 0.05) 246…357 sessions without a
     // user; Binomial(6000, 0.8) 4697…4901 sessions of the heavy user).
+    // A pre-period of 7 days (the experiment taken to last 7) adds as many sessions as the
+    // experiment has, all before its first touch-down, without a variant, under the first arm's
+    // configuration, by the same users with the same traits; the experiment's sessions are those
+    // of the log without it, shifted in time by one constant.
+    @Test func prePeriodAddsEachUsersEarlierSessionsAndLeavesTheExperimentAlone() throws {
+        let base = SyntheticLogConfiguration(sessions: 2000, seed: 8)
+        var withPre = base
+        withPre.prePeriodDays = 7
+        let plain = try sessions(base), all = try sessions(withPre)
+        let pre = all.filter { $0.attributes.variant == nil }, experiment = all.filter { $0.attributes.variant != nil }
+        #expect(pre.count == 2000 && experiment.count == 2000)
+        #expect(pre.last!.samples[0].microseconds < experiment.first!.samples[0].microseconds)
+        #expect(pre.allSatisfy { $0.id.contains("-p") && $0.attributes.config == "spring-press" && $0.arm == 0 })
+        let offset = experiment[0].samples[0].microseconds - plain[0].samples[0].microseconds
+        for (p, e) in zip(plain, experiment) {
+            var shifted = e
+            for i in shifted.samples.indices { shifted.samples[i].microseconds -= offset }
+            #expect(shifted == p, "\(e.id) differs beyond its time")
+        }
+        var traits: [String: UserTraits] = [:]
+        for e in experiment { traits[e.attributes[.user]!] = e.traits }
+        #expect(pre.allSatisfy { session in traits[session.attributes[.user]!].map { $0 == session.traits } ?? true })
+        #expect(Set(pre.compactMap { $0.attributes[.user] }).count > 90)
+        #expect(throws: SyntheticLogError.self) {
+            var bad = base
+            bad.prePeriodDays = -1
+            try bad.validate()
+        }
+    }
+
     @Test func messyShapesChangeOnlyWhatTheyName() throws {
         let base = SyntheticLogConfiguration(sessions: 6000, seed: 5)
         let plain = try sessions(base)

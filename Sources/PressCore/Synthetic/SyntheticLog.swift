@@ -74,6 +74,18 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
     /// The share of all sessions one user (the first, `s<seed>-u1`) makes (`--whale`); the others'
     /// users are drawn uniformly from the rest. 0 (the default): every user drawn uniformly.
     public var whaleShare: Double = 0
+    /// Days of pre-period before the experiment (`--pre-period DAYS`): sessions without a variant,
+    /// under the first arm's configuration, of the same users with their own traits, before the
+    /// experiment's first touch-down — the history CUPED reads. The experiment is taken to last
+    /// `experimentDays`, so the pre-period has `sessions × DAYS / experimentDays` sessions. 0 (the
+    /// default): none, and the log is unchanged.
+    public var prePeriodDays: Double = 0
+    /// How long the generated experiment is taken to last, for `prePeriodDays`: a week, the
+    /// shortest run Kohavi, Tang & Xu (Trustworthy Online Controlled Experiments, 2020) advise, so
+    /// that every weekday is in it.
+    public static let experimentDays = 7.0
+    /// The number of pre-period sessions, before the experiment's.
+    public var prePeriodSessions: Int { Int((Double(sessions) * prePeriodDays / Self.experimentDays).rounded()) }
     /// Seconds from a failed press's lift to its retry's touch-down: uniform 0.2–1.5 s.
     public static let retryDelay = 0.2...1.5
     /// A tap this short (s) likely ends before any frame shows it: it may be retried.
@@ -143,6 +155,7 @@ public struct SyntheticLogConfiguration: Hashable, Sendable {
         }
         if !(missingUser >= 0 && missingUser <= 1) { throw SyntheticLogError("the share of sessions without a user must lie in [0, 1]") }
         if !(whaleShare >= 0 && whaleShare < 1) { throw SyntheticLogError("the heavy user's share of the sessions must lie in [0, 1)") }
+        if !(prePeriodDays >= 0 && prePeriodDays <= 365) { throw SyntheticLogError("the pre-period must be 0 to 365 days") }
         if whaleShare > 0 && sessions < 2 * sessionsPerUser { throw SyntheticLogError("a heavy user needs at least two users: \(2 * sessionsPerUser) sessions or more") }
     }
 }
@@ -213,9 +226,14 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
     enum Stream: UInt64 {
         case layout = 0, assignment = 1, finger = 2, userAssignment = 3, userTraits = 4, retry = 5, retryFinger = 6
         case crossing = 7, anonymity = 8, whale = 9
+        /// A pre-period session's layout, assignment and finger streams, indexed by its number.
+        case preLayout = 10, preAssignment = 11, preFinger = 12
     }
 
     private var index = 0
+    /// Pre-period sessions made so far, and per user.
+    private var preIndex = 0
+    private var prePerUser: [Int]
     private var clock = 0
     private var perUser: [Int]
     private let armWeights: [Double]
@@ -239,12 +257,18 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
         self.configuration = configuration
         let users = max(1, (configuration.sessions + configuration.sessionsPerUser - 1) / configuration.sessionsPerUser)
         perUser = Array(repeating: 0, count: users)
+        prePerUser = Array(repeating: 0, count: users)
         armWeights = configuration.arms.map(\.weight)
         containerWeights = configuration.containers.map(\.weight)
     }
 
     /// The next session in touch-down order: a regular one, or a retry that is due before it.
     public mutating func next() -> SyntheticSession? {
+        // The pre-period comes first, with no retries: nothing of it is compared.
+        if preIndex < configuration.prePeriodSessions {
+            defer { preIndex += 1 }
+            return make(prePeriod: true).0
+        }
         if upcoming == nil, index < configuration.sessions {
             let (session, press) = regular()
             upcoming = session
@@ -292,20 +316,28 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
 
     private mutating func regular() -> (SyntheticSession, RetriedPress) {
         defer { index += 1 }
+        return make(prePeriod: false)
+    }
+
+    /// An experiment session (number `index`), or with `prePeriod` a pre-period one (number
+    /// `preIndex`, from streams of its own): no variant, the first arm's configuration and
+    /// behaviours, the user's own traits, id `<user>-p<nnnn>`.
+    private mutating func make(prePeriod pre: Bool) -> (SyntheticSession, RetriedPress) {
         let c = configuration
         let model = c.finger
-        var layout = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.layout.rawValue)
-        var assignment = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.assignment.rawValue)
-        var finger = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.finger.rawValue)
+        let n = UInt64(pre ? preIndex : index)
+        var layout = SplitMix64(seed: c.seed, index: n, stream: (pre ? Stream.preLayout : .layout).rawValue)
+        var assignment = SplitMix64(seed: c.seed, index: n, stream: (pre ? Stream.preAssignment : .assignment).rawValue)
+        var finger = SplitMix64(seed: c.seed, index: n, stream: (pre ? Stream.preFinger : .finger).rawValue)
 
         clock += Self.microseconds(layout.exponential(mean: c.meanTouchDownGap))
         let start = clock
         var user = layout.below(perUser.count)
-        if c.whaleShare > 0 {
+        if c.whaleShare > 0 && !pre {
             var whale = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.whale.rawValue)
             user = whale.nextUnit() < c.whaleShare ? 0 : 1 + whale.below(perUser.count - 1)
         }
-        perUser[user] += 1
+        if pre { prePerUser[user] += 1 } else { perUser[user] += 1 }
         let container = c.containers[layout.index(weights: containerWeights)].container
         var axis: ScrollAxis? = nil
         if container.isScrollView {
@@ -328,10 +360,10 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
         var traits: UserTraits? = nil
         switch c.assignment {
         case .session:
-            arm = assignment.index(weights: armWeights)
+            arm = pre ? 0 : assignment.index(weights: armWeights)
             behaviors = c.arms[arm].behaviors
         case .user:
-            arm = Self.crosses(user, configuration: c) ? assignment.index(weights: armWeights)
+            arm = pre ? 0 : Self.crosses(user, configuration: c) ? assignment.index(weights: armWeights)
                 : Self.userArm(user, seed: c.seed, weights: armWeights)
             var traitStream = SplitMix64(seed: c.seed, index: UInt64(user), stream: Stream.userTraits.rawValue)
             let user = UserTraits.draw(model, using: &traitStream)
@@ -350,15 +382,15 @@ public struct SyntheticSessionGenerator: IteratorProtocol, Sendable {
         let samples = Self.sample(path, start: start, interval: interval, model: fingers, using: &finger)
 
         let userID = c.user(user)
-        let id = userID + "-" + Self.padded(perUser[user], width: 4)
+        let id = userID + (pre ? "-p" + Self.padded(prePerUser[user], width: 4) : "-" + Self.padded(perUser[user], width: 4))
         var anonymous = false
-        if c.missingUser > 0 {
+        if c.missingUser > 0 && !pre {
             var anonymity = SplitMix64(seed: c.seed, index: UInt64(index), stream: Stream.anonymity.rawValue)
             anonymous = anonymity.nextUnit() < c.missingUser
         }
         var text: [SessionAttribute: String] = [.screen: screen, .appVersion: version]
         if !anonymous { text[.user] = userID }
-        let attributes = SessionAttributes(config: c.arms[arm].config, variant: c.arms[arm].variant, control: control,
+        let attributes = SessionAttributes(config: c.arms[arm].config, variant: pre ? nil : c.arms[arm].variant, control: control,
                                            frame: frame, container: container, scrollAxis: axis, text: text)
         let press = RetriedPress(user: user, arm: arm, down: down, frame: frame, container: container, axis: axis,
                                  attributes: attributes, behaviors: behaviors, fingers: fingers, traits: traits, id: id)

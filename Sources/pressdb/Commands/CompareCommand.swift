@@ -53,7 +53,9 @@ struct CompareCommand: ParsableCommand {
         comparison every day and stop when you like, without inflating false positives. Every
         row gives the minimum detectable effect (MDE) at 80 % power; --mde X (absolute: a
         fraction for rates, ms for latency) or --mde X% (relative to A) adds the units per arm
-        needed to detect X. Health checks above the table: sample ratio mismatch (chi-square
+        needed to detect X. --cuped adjusts the rates and means by each user's pre-period value
+        of the same metric (CUPED, Deng et al. 2013: their sessions without a variant, or before
+        --start) and gives each row's variance reduction. Health checks above the table: sample ratio mismatch (chi-square
         against --split, p < 0.001), too few sessions or users (no verdict), suspicious lifts
         (>= 50 %). See docs/compare.md.
 
@@ -79,6 +81,7 @@ struct CompareCommand: ParsableCommand {
           pressdb compare A B
           pressdb compare A B --sequential --mde 5%
           pressdb compare A B --unit session
+          pressdb compare A B --cuped --start 1700000000
           pressdb compare spring-press longpress-safe-area --by config \\
               --metric cancel_rate
           pressdb compare spring-press expand-delayed-click --paired --where variant=A
@@ -131,6 +134,11 @@ struct CompareCommand: ParsableCommand {
             help: "Compare every session replayed now on this display profile ('pressdb displays') instead of its own",
             discussion: "Observed mode, not stored; the arms and filters of --from.")
     var displayName: String?
+    @Flag(help: "CUPED: adjust the rates and means by each user's pre-period value of the same metric (their sessions without a variant, or before --start); observed, by user, from the database.")
+    var cuped: Bool
+    @Option(value: "TIME", help: "With --cuped: the experiment's start; sessions before it are the pre-period, not in the arms",
+            discussion: "Seconds on the log's clock (as report --since), or an ISO-8601 time such as 2026-03-01T00:00:00Z for logs whose t is Unix time.")
+    var start: StartTime?
     @Option(value: "MS", help: "The latency difference people can perceive, for the perceptible column",
             discussion: "Default 69 ms, the just-noticeable difference of tapping latency (Deber et al., CHI 2015); docs/press-model.md §7 lists the others.",
             rule: .positive)
@@ -152,6 +160,21 @@ struct CompareCommand: ParsableCommand {
         }
         if $tuning.wasGiven && !sequential {
             throw CLIError.usage("--tuning applies to --sequential only (the confidence sequence's N*)")
+        }
+        if $start.wasGiven && !cuped {
+            throw CLIError.usage("--start applies to --cuped only (where the pre-period ends)")
+        }
+        if cuped, let refused = [$paired, $from, $displayName].first(where: { $0.wasGiven }) {
+            throw CLIError.usage("--cuped does not apply with \(refused.displayName): it reads each user's pre-period from the database, observed")
+        }
+        if cuped && by == "config" && !$start.wasGiven {
+            throw CLIError.usage("--cuped --by config needs --start: a session without a variant is in its configuration's arm, so it cannot be the pre-period")
+        }
+        if cuped && unit == .session {
+            throw CLIError.usage("--cuped adjusts per user: not with --unit session")
+        }
+        if cuped && (segment != nil || !more.isEmpty) {
+            throw CLIError.usage("--cuped compares two arms as a whole: not with \(segment != nil ? "--segment" : "more than two arms") (yet)")
         }
     }
 
@@ -226,7 +249,8 @@ struct CompareCommand: ParsableCommand {
             (report, notes) = try Progress.whileWorking("compare", "press sequences of every stored session (frustration signals)",
                                                         enabled: sequences && Progress.shown(quiet: false)) { _ in
                 try Self.observed(a, b, path: path, by: by, equals: equals, split: split?.shares, metrics: metrics,
-                                  correction: correction, configuration: configuration, unit: unit, signals: signals)
+                                  correction: correction, configuration: configuration, unit: unit, signals: signals,
+                                  cuped: cuped ? .some(start?.seconds) : nil)
             }
         }
 
@@ -251,10 +275,18 @@ struct CompareCommand: ParsableCommand {
     static func observed(_ a: String, _ b: String, path: String, by: String, equals: [String: String], split: [Double]?,
                          metrics: [ExperimentMetric], correction: MultipleComparisonCorrection,
                          configuration: StatsConfiguration, unit asked: AnalysisUnit?,
-                         signals: FrustrationParameters = FrustrationParameters()) throws -> (ExperimentReport, [String]) {
+                         signals: FrustrationParameters = FrustrationParameters(),
+                         cuped: Double?? = nil) throws -> (ExperimentReport, [String]) {
         let reader: ObservedComparisonReader
         let sequences = metrics.contains(where: ExperimentMetric.frustration.contains)
-        do { reader = try ObservedComparisonReader(path: path, by: by, equals: equals, pressSequences: sequences, signals: signals) } catch let e as ComparisonError {
+        // With --cuped --start T the arms are the sessions from T on, and a second reader holds those before.
+        let start = cuped ?? nil
+        var preReader: ObservedComparisonReader? = nil
+        do {
+            reader = try ObservedComparisonReader(path: path, by: by, equals: equals, pressSequences: sequences, signals: signals,
+                                                  since: start)
+            if let start { preReader = try ObservedComparisonReader(path: path, by: by, equals: equals, until: start.nextDown) }
+        } catch let e as ComparisonError {
             throw CLIError.usage("\(e)")
         } catch {
             throw CLIError.failure("cannot read \(path): \(error)")
@@ -269,7 +301,10 @@ struct CompareCommand: ParsableCommand {
             try reader.requireSessions(a, b)
             return try observedReport(a, b, by: by, coverage: try reader.userCoverage(a, b), asked: asked, metrics: metrics,
                                       split: split, correction: correction, configuration: configuration,
-                                      userArm: { a, b, _ in try reader.userArm(a, other: b, metrics: metrics) }, sessionArm: reader.arm)
+                                      userArm: { a, b, _ in try reader.userArm(a, other: b, metrics: metrics) }, sessionArm: reader.arm,
+                                      covariates: cuped == nil ? nil : {
+                                          try reader.cupedCovariates(a, b, metrics: metrics, prePeriod: preReader)
+                                      }, prePeriod: start.map { "before \(Render.full($0)) s" } ?? "without a variant")
         } catch let e as ComparisonError {
             let filter = equals.isEmpty ? "" : " (with --where \(PairedComparison.describe(equals)))"
             throw CLIError.empty("\(e)\(filter)")
@@ -285,7 +320,9 @@ struct CompareCommand: ParsableCommand {
     static func observedReport(_ a: String, _ b: String, by: String, coverage: UserCoverage, asked: AnalysisUnit?,
                                metrics: [ExperimentMetric], split: [Double]?, correction: MultipleComparisonCorrection,
                                configuration: StatsConfiguration, userArm: (String, String, Bool) throws -> UserArm,
-                               sessionArm: (String) throws -> ObservedArm) throws -> (ExperimentReport, [String]) {
+                               sessionArm: (String) throws -> ObservedArm,
+                               covariates: (() throws -> CUPEDCovariates)? = nil,
+                               prePeriod: String = "") throws -> (ExperimentReport, [String]) {
         var (unit, notes) = try Self.unit(asked, coverage)
         let report: ExperimentReport
         if unit == .user {
@@ -296,8 +333,14 @@ struct CompareCommand: ParsableCommand {
                     + "belongs to a user seen in both arms (\(coverage.usersInBothArms) of \(counted(coverage.users, "user"))); "
                     + "if the variants were drawn per session, compare with --unit session")
             }
+            let cuped = try covariates?()
             report = try Experiment.observed(control: usersA, treatment: usersB, metrics: metrics, expectedSplit: split,
-                                             correction: correction, configuration: configuration)
+                                             correction: correction, configuration: configuration, covariates: cuped?.sums ?? [:])
+            if let cuped {
+                notes.append("CUPED: the covariate is each user's value of the same metric in their sessions \(prePeriod); "
+                    + "\(cuped.usersWithPrePeriod.control) of \(counted(cuped.users.control, "user")) in \(a) and "
+                    + "\(cuped.usersWithPrePeriod.treatment) of \(cuped.users.treatment) in \(b) have one (the others count at their arm's mean)")
+            }
             notes.insert("\(by) \(a): \(counted(usersA.users, "user")), \(counted(usersA.sessions, "session")); "
                 + "\(by) \(b): \(counted(usersB.users, "user")), \(counted(usersB.sessions, "session"))", at: 0)
         } else {
@@ -379,6 +422,25 @@ extension EffectSize: ExpressibleByArgument {
         case .relative(let x): Render.full(x * 100) + "%"
         }
     }
+}
+
+/// `--start TIME`: seconds on the log's clock, or an ISO-8601 time read as Unix seconds.
+struct StartTime: ExpressibleByArgument {
+    var seconds: Double
+    var text: String
+
+    init(argument: String) throws(InvalidArgument) {
+        text = argument
+        if let x = Double(argument), x.isFinite { seconds = x; return }
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime]
+        guard let date = parser.date(from: argument) else {
+            throw .requirement("needs seconds on the log's clock (e.g. 1700000000) or an ISO-8601 time with a zone (2026-03-01T00:00:00Z)")
+        }
+        seconds = date.timeIntervalSince1970
+    }
+
+    var argumentDescription: String { text }
 }
 
 /// `--split P/Q`: the intended shares of A and B, e.g. 50/50 or 90/10 (`P/Q/R…`: one per arm).

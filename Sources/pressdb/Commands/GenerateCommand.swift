@@ -47,8 +47,9 @@ struct GenerateCommand: ParsableCommand {
         Messy experiment data, for 'pressdb compare': --cross-arm-users P re-buckets a share P
         of the users per session (they meet both arms), --missing-user P drops the user of a
         share P of the sessions, --whale SHARE gives one user that share of all sessions;
-        --split 90/10 makes the arms unequal. Each draws from its own random stream, so a log
-        without them is unchanged.
+        --split 90/10 makes the arms unequal; --pre-period DAYS adds each user's sessions before
+        the experiment, without a variant (for compare --cuped). Each draws from its own random
+        stream, so a log without them is unchanged.
         """
     )
 
@@ -86,6 +87,10 @@ struct GenerateCommand: ParsableCommand {
     @Option(value: "SHARE", help: "Share of all sessions made by one heavy user, s<seed>-u1",
             rule: .within(0...0.99, "must lie between 0 and 0.99"))
     var whale = defaults.whaleShare
+    @Option(name: "pre-period", value: "DAYS", help: "Days of sessions without a variant before the experiment, by the same users (for compare --cuped)",
+            discussion: "The experiment is taken to last 7 days: DAYS/7 × --sessions more sessions, each user with their own traits (docs/generator.md).",
+            rule: .within(0...365, "must lie between 0 and 365"))
+    var prePeriod = defaults.prePeriodDays
 
     /// The generator's configuration the options describe.
     /// - Throws: `CLIError.usage` for a split or effect that does not fit the variants, or a
@@ -97,6 +102,7 @@ struct GenerateCommand: ParsableCommand {
         c.crossArmUsers = crossArmUsers
         c.missingUser = missingUser
         c.whaleShare = whale
+        c.prePeriodDays = prePeriod
         if let split {
             let shares = split.split(separator: "/", omittingEmptySubsequences: false).map { Double($0) }
             guard shares.count == c.arms.count, shares.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else {

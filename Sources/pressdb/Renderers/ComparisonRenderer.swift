@@ -47,6 +47,9 @@ struct ComparisonRenderer {
         let paired = report.mode == .paired
         if paired { names += ["a_only", "b_only"] }
         names += ["unit", "units_a", "units_b", "se", "mde", "mde_rel", "units_needed", "sequential", "perceptible"]
+        // Only with CUPED, so that every other comparison's columns stay as they were.
+        let cuped = report.rows.contains { $0.varianceReduction != nil }
+        if cuped { names.append("var_reduction") }
         var table = ResultTable(columns: names.map { Column($0) })
         for r in report.rows {
             var cells: [Cell] = [
@@ -62,6 +65,7 @@ struct ComparisonRenderer {
                       Self.number(r.minimumDetectableEffect), Self.number(r.relativeMinimumDetectableEffect),
                       r.unitsNeededPerArm.map { .int($0) } ?? .null, .bool(r.sequential),
                       r.perceptible.map { .text($0.rawValue) } ?? .null]
+            if cuped { cells.append(Self.number(r.varianceReduction)) }
             table.rows.append(cells)
         }
         return table
@@ -94,6 +98,7 @@ struct ComparisonRenderer {
                 case "diff", "diff_low", "diff_high":
                     return .text(signedText(r.metric.isRate ? x * 100 : x, digits: 1) + (r.metric.isRate ? " pp" : " ms"))
                 case "rel_diff", "rel_diff_low", "rel_diff_high": return .text(signedText(x * 100, digits: 1) + "%")
+                case "var_reduction": return .text(String(format: "%.1f%%", x * 100))
                 default: return .text(valueText(r.metric, x))
                 }
             })
@@ -131,6 +136,10 @@ struct ComparisonRenderer {
             lines.append("sample ratio \(srm.observed[0]):\(srm.observed[1]) against an intended \(split): "
                 + "χ² = \(NumberText.compact(srm.chiSquared, maxDigits: 2)), p = \(Self.pText(srm.pValue))"
                 + (srm.isMismatch ? " — MISMATCH" : " (no mismatch at p < \(Self.pText(srm.threshold)))"))
+        }
+        let reduced = report.rows.compactMap { r in r.varianceReduction.map { "\(r.metric.rawValue) \(String(format: "%.0f", $0 * 100)) %" } }
+        if !reduced.isEmpty {
+            lines.append("CUPED: the variance of B − A reduced by " + reduced.joined(separator: ", "))
         }
         let m = report.rows.filter { $0.pValue != nil }.count
         let adjustment: String
