@@ -394,6 +394,35 @@ extension ObservedComparisonReader {
                             sessionsOfUsersInBothArms: s.int(3))
     }
 
+    /// `requireSessions(arms)` and `userCoverage(arms)` from one scan of `report_input` (each
+    /// scans the view, whose cost dominates a compare), with the same results and errors.
+    /// - Throws: `ComparisonError.emptyArm` for the first arm without a session, `DatabaseError`.
+    public func coverage(requiring arms: [String]) throws -> UserCoverage {
+        let s = try runner.db.prepare("SELECT grp, user, count(*) FROM temp.report_input WHERE grp IS NOT NULL GROUP BY grp, user")
+        // Keyed by bytes, as SQL's BINARY collation compares them (Swift's == folds Unicode).
+        let asked = Set(arms.map { Array($0.utf8) })
+        var groups: [[UInt8]: ComparisonGroup] = [:]
+        var users: [[UInt8]: (arms: Int, sessions: Int)] = [:]
+        var withoutUser = 0
+        while try s.step() {
+            let name = s.text(0), key = Array(name.utf8), n = s.int(2)
+            groups[key, default: ComparisonGroup(name: name, sessions: 0)].sessions += n
+            guard asked.contains(key) else { continue }
+            if s.isNull(1) { withoutUser += n; continue }
+            // Rows are distinct (grp, user) pairs: each is one more arm of its user.
+            let user = Array(s.text(1).utf8)
+            users[user, default: (0, 0)].arms += 1
+            users[user, default: (0, 0)].sessions += n
+        }
+        for name in arms where groups[Array(name.utf8)] == nil {
+            let available = groups.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.value)
+            throw ComparisonError.emptyArm(name: name, by: by, available: available)
+        }
+        let several = users.values.filter { $0.arms >= 2 }
+        return UserCoverage(sessionsWithoutUser: withoutUser, usersInBothArms: several.count, users: users.count,
+                            sessionsOfUsersInBothArms: several.reduce(0) { $0 + $1.sessions })
+    }
+
     /// "?1, ?2, …": `count` numbered parameters starting at `first`.
     static func placeholders(_ count: Int, from first: Int) -> String {
         (first..<(first + count)).map { "?\($0)" }.joined(separator: ", ")

@@ -62,6 +62,34 @@ func tally(_ tables: inout [SessionEvent: PairedCounts], _ a: ResultRow, _ b: Re
 @Suite struct ComparisonReaderTests {
     // The arms' counts and sums from SQL equal those counted here from the stored sessions
     // replayed one by one in Swift (Replayer.result, which writes nothing).
+    /// `coverage(requiring:)` reads in one scan what `requireSessions` and `userCoverage` read in
+    /// two: checked against counts of the stored sessions made in Swift, with users in both arms
+    /// and sessions without a user.
+    @Test func coverageInOneScanCountsTheStoredSessions() throws {
+        var configuration = SyntheticLogConfiguration(sessions: 600, seed: 11)
+        configuration.crossArmUsers = 0.2
+        configuration.missingUser = 0.1
+        let (path, store) = try database(configuration)
+        var arms: [String: Set<String>] = [:], sessions: [String: Int] = [:], withoutUser = 0
+        for s in try store.sessions().all() {
+            guard let u = s.attributes[.user] else { withoutUser += 1; continue }
+            arms[u, default: []].insert(try #require(s.variant))
+            sessions[u, default: 0] += 1
+        }
+        let crossed = arms.filter { $0.value.count == 2 }.keys
+        #expect(withoutUser > 0 && !crossed.isEmpty)
+        let reader = try ObservedComparisonReader(path: path, by: "variant")
+        let coverage = try reader.coverage(requiring: ["A", "B"])
+        #expect(coverage.sessionsWithoutUser == withoutUser && coverage.users == arms.count)
+        #expect(coverage.usersInBothArms == crossed.count)
+        #expect(coverage.sessionsOfUsersInBothArms == crossed.reduce(0) { $0 + sessions[$1]! })
+        // An arm without a session is named, with the arms that have sessions, as before.
+        #expect(throws: ComparisonError.self) { try reader.coverage(requiring: ["A", "Z"]) }
+        do { _ = try reader.coverage(requiring: ["A", "Z"]) } catch {
+            #expect("\(error)".hasPrefix("no sessions for variant 'Z'; variants with sessions: A ("))
+        }
+    }
+
     @Test func observedArmsMatchSessionsReplayedInSwift() throws {
         let (path, store) = try database(SyntheticLogConfiguration(sessions: 600, seed: 5))
         let replayer = Replayer(store: store, catalog: try ConfigurationCatalog(store: store))

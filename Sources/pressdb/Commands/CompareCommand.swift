@@ -298,8 +298,7 @@ struct CompareCommand: ParsableCommand {
             throw unknownConfiguration(unknown, known: try reader.configurationNames())
         }
         do {
-            try reader.requireSessions(a, b)
-            return try observedReport(a, b, by: by, coverage: try reader.userCoverage(a, b), asked: asked, metrics: metrics,
+            return try observedReport(a, b, by: by, coverage: try reader.coverage(requiring: [a, b]), asked: asked, metrics: metrics,
                                       split: split, correction: correction, configuration: configuration,
                                       userArm: { a, b, _ in try reader.userArm(a, other: b, metrics: metrics) }, sessionArm: reader.arm,
                                       covariates: cuped == nil ? nil : {

@@ -63,8 +63,7 @@ extension CompareCommand {
             throw unknownConfiguration(unknown, known: try reader.configurationNames())
         }
         do {
-            try reader.requireSessions(arms)
-            let coverage = try reader.userCoverage(arms)
+            let coverage = try reader.coverage(requiring: arms)
             var (unit, notes) = try Self.unit(asked, coverage)
             notes = notes.map { $0.replacingOccurrences(of: "seen in both arms", with: "seen in more than one arm") }
             let report: MultiArmReport
